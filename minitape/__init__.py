@@ -1,0 +1,24 @@
+"""minitape: TensorFlow's GradientTape, in a few hundred readable lines of numpy.
+
+    import minitape as tf
+
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = x ** 2
+    tape.gradient(y, x)          # <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
+
+Where things are: `tensor.py` (Tensor, Variable, dtype rules), `tape.py` (recording and the
+backward walk), `ops.py` (the operations), `grads.py` (one table of gradient rules),
+`testing.py` (`check_grads`, a finite-difference checker).
+"""
+from . import dtypes, errors, nest  # noqa: F401
+from .dtypes import (DType, as_dtype, bool, double, float16, float32, float64, half, int8,  # noqa: F401
+                     int16, int32, int64, string, uint8)
+from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor  # noqa: F401
+from .tape import GradientTape, UnconnectedGradients, custom_gradient  # noqa: F401
+from .ops import *  # noqa: F401,F403
+from .ops import abs, pow, range, round  # noqa: F401  (TF's names, shadowing builtins on purpose)
+from . import grads  # noqa: F401  (fills in every op's gradient rule)
+from . import linalg, math, nn, random  # noqa: F401
+
+__version__ = "0.1.0"

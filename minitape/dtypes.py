@@ -1,0 +1,99 @@
+"""Data types, named and behaving as TensorFlow's (`tf.float32`, `tf.int32`, ...).
+
+A `DType` is a thin label around a numpy dtype. TF's conversion rules are the ones a
+learner trips over, so they live here in one place:
+
+* a Python float becomes float32, a Python int int32, a Python bool bool;
+* a numpy array keeps its own dtype (so `np.linspace` data is float64);
+* in a binary op, a Python number, list or numpy array takes the *tensor's* dtype.
+"""
+import numpy as np
+
+__all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
+           "int64", "uint8", "bool", "string"]
+
+
+class DType:
+    """A TF-style dtype: `tf.float32.name == 'float32'`, comparable with numpy dtypes."""
+
+    __slots__ = ("name", "as_numpy_dtype", "_np")
+
+    def __init__(self, np_dtype):
+        self._np = np.dtype(np_dtype)
+        self.as_numpy_dtype = self._np.type
+        self.name = self._np.name
+
+    is_floating = property(lambda self: self._np.kind == "f")
+    is_integer = property(lambda self: self._np.kind in "iu")
+    is_bool = property(lambda self: self._np.kind == "b")
+    is_complex = property(lambda self: self._np.kind == "c")
+    base_dtype = property(lambda self: self)
+    size = property(lambda self: self._np.itemsize)
+    min = property(lambda self: np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min)
+    max = property(lambda self: np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max)
+
+    def __repr__(self):
+        return f"tf.{self.name}"
+
+    def __eq__(self, other):
+        if isinstance(other, DType):
+            return self._np == other._np
+        try:
+            return self._np == np.dtype(other)
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(self._np)
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+_BY_NP = {}
+
+
+def _register(np_dtype):
+    d = DType(np_dtype)
+    _BY_NP[d._np] = d
+    return d
+
+
+float16 = half = _register(np.float16)
+float32 = _register(np.float32)
+float64 = double = _register(np.float64)
+int8 = _register(np.int8)
+int16 = _register(np.int16)
+int32 = _register(np.int32)
+int64 = _register(np.int64)
+uint8 = _register(np.uint8)
+bool = _register(np.bool_)  # noqa: A001  (TF's name)
+string = _register(np.str_)
+
+
+def as_dtype(value):
+    """Turn `tf.float32`, `np.float32`, `'float32'` or a numpy dtype into a `DType`."""
+    if isinstance(value, DType):
+        return value
+    try:
+        npd = np.dtype(value)
+    except TypeError:
+        raise TypeError(f"Cannot convert {value!r} to a dtype.") from None
+    if npd.kind == "U":
+        return string
+    try:
+        return _BY_NP[npd]
+    except KeyError:
+        d = _register(npd)
+        return d
+
+
+def from_numpy(np_dtype):
+    """Fast lookup used on every tensor's `.dtype`."""
+    try:
+        return _BY_NP[np_dtype]
+    except KeyError:
+        return as_dtype(np_dtype)

@@ -1,0 +1,34 @@
+"""TensorFlow's runtime error classes (`tf.errors.*`), raised where TF raises them.
+
+TF reports a failed op (mismatched shapes, mixed dtypes) as `InvalidArgumentError`, a
+subclass of `OpError`; Python-level misuse (a wrong argument type, a bad option) is
+`TypeError` / `ValueError`, and misuse of a tape's life cycle is `RuntimeError`.
+"""
+
+__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError"]
+
+
+class OpError(Exception):
+    """An op failed while running. `message` holds TF's text, `op` the op's name."""
+
+    def __init__(self, node_def=None, op=None, message=""):
+        super().__init__(message)
+        self.message = message
+        self.op = op
+        self.node_def = node_def
+
+    def __str__(self):
+        return self.message
+
+
+class InvalidArgumentError(OpError):
+    """An op received an argument it cannot use: incompatible shapes or dtypes."""
+
+
+class UnimplementedError(OpError):
+    """An op has no implementation for these arguments."""
+
+
+def invalid(op_name, text):
+    """Build the error the way TF words it: '<text> [Op:<name>]'."""
+    return InvalidArgumentError(None, op_name, f"{text} [Op:{op_name}]")

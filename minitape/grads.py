@@ -1,0 +1,145 @@
+"""The VJP table: for every op, how the output's gradient `g` becomes its inputs' gradients.
+
+One line per rule, `lambda g, ans, *inputs, **attrs: ...`, where `ans` is the op's output.
+Every rule is written with minitape's own ops (`*`, `where`, `reduce_sum`, ...), never raw
+numpy: that way the backward pass is itself recorded by any outer tape, and differentiating
+a gradient (second derivatives, gradient penalties) needs nothing more.
+
+Broadcasting: `x + y` with x of shape (3, 4) and y of shape (4,) uses each y[j] three times,
+so y's gradient is g summed over the broadcast rows. `unbroadcast` does that for every
+binary rule.
+
+Edge conventions follow TF: relu'(0) = 0, abs'(0) = 0, a tie in maximum/minimum sends the
+gradient to the first argument, reduce_max splits it equally among tied maxima, sign has a
+zero gradient, round/floor/ceil have none (None), `where` routes g to the branch it chose.
+"""
+import numpy as np
+
+from . import ops as o
+from .ops import (cast, equal, greater, greater_equal, less, less_equal, logical_or, reduce_sum,
+                  reshape, transpose, where, zeros_like)
+from .tape import apply
+from .tensor import Tensor
+
+
+def unbroadcast(g, x):
+    """Sum `g` down to the shape of `x`, undoing numpy-style broadcasting."""
+    shape = x._value.shape
+    gshape = g._value.shape
+    if gshape == shape:
+        return g
+    lead = len(gshape) - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
+    return reshape(reduce_sum(g, axis=axes), shape)
+
+
+def step(x):
+    """1 where x > 0, else 0, as a constant (its own derivative is zero everywhere)."""
+    return Tensor((x._value > 0).astype(x._value.dtype))
+
+
+def _like_reduced(g, x, axis, keepdims):
+    """Broadcast the gradient of a reduction back over the reduced axes of `x`."""
+    shape = x._value.shape
+    if not keepdims:
+        kept = [1 if axis is None or i in axis else d for i, d in enumerate(shape)]
+        g = reshape(g, kept)
+    return o.broadcast_to(g, shape)
+
+
+def _count(x, axis):
+    shape = x._value.shape
+    n = np.prod(shape) if axis is None else np.prod([shape[i] for i in axis])
+    return float(n)
+
+
+def _reduce_extreme(g, ans, x, axis, keepdims):
+    """TF's rule for reduce_max/min: the gradient is shared equally among tied extremes."""
+    picked = cast(equal(_like_reduced(ans, x, axis, keepdims), x), x.dtype)
+    count = _like_reduced(reduce_sum(picked, axis=axis, keepdims=keepdims), x, axis, keepdims)
+    return picked / count * _like_reduced(g, x, axis, keepdims)
+
+
+def _mT(x):
+    n = x._value.ndim
+    return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
+
+
+def _inverse(perm):
+    return tuple(np.argsort(perm))
+
+
+def _split_concat(g, ans, inputs, axis):
+    """Each input of a concat gets its own slice of g."""
+    out, start = [], 0
+    for x in inputs:
+        n = x._value.shape[axis]
+        out.append(g[(slice(None),) * axis + (slice(start, start + n),)])
+        start += n
+    return out
+
+
+VJPS = {
+    o.Add:      (lambda g, ans, x, y: unbroadcast(g, x),
+                 lambda g, ans, x, y: unbroadcast(g, y)),
+    o.Sub:      (lambda g, ans, x, y: unbroadcast(g, x),
+                 lambda g, ans, x, y: unbroadcast(-g, y)),
+    o.Mul:      (lambda g, ans, x, y: unbroadcast(g * y, x),
+                 lambda g, ans, x, y: unbroadcast(g * x, y)),
+    o.Div:      (lambda g, ans, x, y: unbroadcast(g / y, x),
+                 lambda g, ans, x, y: unbroadcast(-g * x / (y * y), y)),
+    o.Pow:      (lambda g, ans, x, y: unbroadcast(g * y * x ** (y - 1), x),
+                 lambda g, ans, x, y: unbroadcast(g * ans * where(x > 0, o.log(where(x > 0, x, 1)), 0), y)),
+    o.Maximum:  (lambda g, ans, x, y: unbroadcast(where(greater_equal(x, y), g, 0), x),
+                 lambda g, ans, x, y: unbroadcast(where(greater_equal(x, y), 0, g), y)),
+    o.Minimum:  (lambda g, ans, x, y: unbroadcast(where(less_equal(x, y), g, 0), x),
+                 lambda g, ans, x, y: unbroadcast(where(less_equal(x, y), 0, g), y)),
+    o.Neg:      (lambda g, ans, x: -g,),
+    o.Square:   (lambda g, ans, x: g * 2 * x,),
+    o.Sqrt:     (lambda g, ans, x: g * 0.5 / ans,),
+    o.Exp:      (lambda g, ans, x: g * ans,),
+    o.Log:      (lambda g, ans, x: g / x,),
+    o.Log1p:    (lambda g, ans, x: g / (1 + x),),
+    o.Sin:      (lambda g, ans, x: g * o.cos(x),),
+    o.Cos:      (lambda g, ans, x: -g * o.sin(x),),
+    o.Tanh:     (lambda g, ans, x: g * (1 - ans * ans),),
+    o.Sigmoid:  (lambda g, ans, x: g * ans * (1 - ans),),
+    o.Relu:     (lambda g, ans, x: g * step(x),),
+    o.Elu:      (lambda g, ans, x: where(x > 0, g, g * (ans + 1)),),
+    o.Softplus: (lambda g, ans, x: g * o.sigmoid(x),),
+    o.Abs:      (lambda g, ans, x: g * o.sign(x),),
+    o.Sign:     (lambda g, ans, x: zeros_like(x),),
+    o.Round:    (None,),
+    o.Floor:    (None,),
+    o.Ceil:     (None,),
+    o.FloorDiv: (None, None),
+    o.FloorMod: (lambda g, ans, x, y: unbroadcast(g, x),
+                 lambda g, ans, x, y: unbroadcast(-g * o.floor(x / y), y)),
+    o.Identity: (lambda g, ans, x: g,),
+    o.Cast:     (lambda g, ans, x, dtype: cast(g, x.dtype),),
+    o.Select:   (None,
+                 lambda g, ans, c, x, y: unbroadcast(where(c, g, 0), x),
+                 lambda g, ans, c, x, y: unbroadcast(where(c, 0, g), y)),
+    o.ClipByValue: (lambda g, ans, x, lo, hi: where(logical_or(less(x, lo), greater(x, hi)), 0, g),
+                    lambda g, ans, x, lo, hi: unbroadcast(where(less(x, lo), g, 0), lo),
+                    lambda g, ans, x, lo, hi: unbroadcast(where(greater(x, hi), g, 0), hi)),
+    o.MatMul:   (lambda g, ans, a, b: unbroadcast(g @ _mT(b), a),
+                 lambda g, ans, a, b: unbroadcast(_mT(a) @ g, b)),
+    o.Transpose:   (lambda g, ans, x, perm: transpose(g, _inverse(perm)),),
+    o.Reshape:     (lambda g, ans, x, shape: reshape(g, x.shape),),
+    o.ExpandDims:  (lambda g, ans, x, shape: reshape(g, x.shape),),
+    o.Squeeze:     (lambda g, ans, x, shape: reshape(g, x.shape),),
+    o.BroadcastTo: (lambda g, ans, x, shape: unbroadcast(g, x),),
+    o.Sum:  (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims),),
+    o.Mean: (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims) / _count(x, axis),),
+    o.Max:  (_reduce_extreme,),
+    o.Min:  (_reduce_extreme,),
+    o.StridedSlice: (lambda g, ans, x, key: apply(o.IndexGrad, g, key=key, shape=x._value.shape),),
+    o.IndexGrad:    (lambda g, ans, gx, key, shape: g[key],),
+    # ops with any number of inputs: one rule returns every input's gradient
+    o.Concat: lambda g, ans, inputs, axis: _split_concat(g, ans, inputs, axis),
+    o.Pack:   lambda g, ans, inputs, axis: [g[(slice(None),) * axis + (i,)] for i in range(len(inputs))],
+}
+
+for _op, _rules in VJPS.items():
+    _op.vjps = _rules

@@ -1,0 +1,2 @@
+"""`tf.linalg`: matrix products and norms."""
+from .ops import eye, matmul, norm, transpose  # noqa: F401

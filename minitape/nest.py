@@ -1,0 +1,42 @@
+"""Nested structures (lists, tuples, dicts, namedtuples) of tensors, as `tf.nest` handles them.
+
+`GradientTape.gradient` accepts any nest of targets and sources and returns gradients in the
+structure of `sources`; these two functions are all it takes.
+"""
+
+__all__ = ["flatten", "pack_sequence_as", "map_structure"]
+
+
+def _is_nest(x):
+    return isinstance(x, (list, tuple, dict))
+
+
+def flatten(structure):
+    """The leaves of `structure`, depth first; dicts in sorted key order (as TF)."""
+    if isinstance(structure, dict):
+        return [leaf for k in sorted(structure) for leaf in flatten(structure[k])]
+    if isinstance(structure, (list, tuple)):
+        return [leaf for item in structure for leaf in flatten(item)]
+    return [structure]
+
+
+def pack_sequence_as(structure, flat):
+    """Put the leaves in `flat` back into the shape of `structure`."""
+    it = iter(flat)
+
+    def build(s):
+        if isinstance(s, dict):
+            built = {k: build(s[k]) for k in sorted(s)}
+            return type(s)((k, built[k]) for k in s)
+        if isinstance(s, (list, tuple)):
+            items = [build(x) for x in s]
+            if isinstance(s, tuple) and hasattr(s, "_fields"):
+                return type(s)(*items)
+            return type(s)(items)
+        return next(it)
+
+    return build(structure)
+
+
+def map_structure(fn, structure):
+    return pack_sequence_as(structure, [fn(x) for x in flatten(structure)])

@@ -1,0 +1,2 @@
+"""`tf.nn`: activations."""
+from .ops import elu, relu, sigmoid, softplus, tanh  # noqa: F401

@@ -1,0 +1,667 @@
+"""The differentiable operations and the functions that create tensors.
+
+Each primitive is an `Op` (a name as TF calls it, and a numpy forward function); the public
+function checks and converts its arguments, then calls `apply`, which runs the forward and
+records it on any tape that watches an input. The VJP rules for these ops live in one table,
+in `grads.py`. Python's operators on tensors and variables (`+`, `*`, `@`, `x[i]`, ...) are
+the functions defined here.
+"""
+import builtins
+
+import numpy as np
+
+from . import dtypes as _dt
+from .context import STATE
+from .errors import invalid
+from .tape import Op, apply
+from .tensor import (Tensor, Variable, _TensorLike, constant, convert_to_tensor, operand, read,
+                     tf_type_name)
+
+def _silent(fn):
+    """TF gives inf/nan silently (log(0), 1/0); so does minitape."""
+    def run(*args, **kw):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kw)
+    return run
+
+
+def _broadcast_check(op_name):
+    def check(a, b, *rest, **attrs):
+        try:
+            np.broadcast_shapes(np.shape(a), np.shape(b), *[np.shape(r) for r in rest])
+        except ValueError:
+            shapes = " vs. ".join(str(list(np.shape(v))) for v in (a, b) + rest)
+            raise invalid(op_name, f"Incompatible shapes: {shapes}") from None
+    return check
+
+
+def _op(name, forward, check=None):
+    return Op(name, forward, check)
+
+
+def _binop(name, forward):
+    return Op(name, forward, _broadcast_check(name))
+
+
+# --- the primitives -----------------------------------------------------------------------
+Add = _binop("AddV2", np.add)
+Sub = _binop("Sub", np.subtract)
+Mul = _binop("Mul", np.multiply)
+Div = _binop("RealDiv", _silent(np.true_divide))
+Pow = _binop("Pow", _silent(np.power))
+Maximum = _binop("Maximum", np.maximum)
+Minimum = _binop("Minimum", np.minimum)
+FloorDiv = _binop("FloorDiv", _silent(np.floor_divide))
+FloorMod = _binop("FloorMod", _silent(np.mod))
+Neg = _op("Neg", np.negative)
+Square = _op("Square", np.square)
+Sqrt = _op("Sqrt", _silent(np.sqrt))
+Exp = _op("Exp", _silent(np.exp))
+Log = _op("Log", _silent(np.log))
+Log1p = _op("Log1p", _silent(np.log1p))
+Sin = _op("Sin", np.sin)
+Cos = _op("Cos", np.cos)
+Tanh = _op("Tanh", np.tanh)
+Sigmoid = _op("Sigmoid", _silent(lambda x: np.exp(-np.logaddexp(0, -x)).astype(x.dtype)))
+Relu = _op("Relu", lambda x: np.maximum(x, 0))
+Elu = _op("Elu", _silent(lambda x: np.where(x > 0, x, np.expm1(x)).astype(x.dtype)))
+Softplus = _op("Softplus", _silent(lambda x: np.logaddexp(0, x).astype(x.dtype)))
+Abs = _op("Abs", np.abs)
+Sign = _op("Sign", np.sign)
+Round = _op("Round", np.round)       # half to even, as TF
+Floor = _op("Floor", np.floor)
+Ceil = _op("Ceil", np.ceil)
+Identity = _op("Identity", lambda x: x)
+Cast = _op("Cast", lambda x, dtype: x.astype(dtype))
+Select = _op("SelectV2", np.where, _broadcast_check("SelectV2"))
+ClipByValue = _op("ClipByValue", lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
+                  _broadcast_check("ClipByValue"))
+MatMul = _op("MatMul", np.matmul)
+Transpose = _op("Transpose", lambda x, perm: np.transpose(x, perm))
+Reshape = _op("Reshape", lambda x, shape: np.reshape(x, shape))
+ExpandDims = _op("ExpandDims", lambda x, shape: np.reshape(x, shape))
+Squeeze = _op("Squeeze", lambda x, shape: np.reshape(x, shape))
+BroadcastTo = _op("BroadcastTo", lambda x, shape: np.array(np.broadcast_to(x, shape)))
+Concat = _op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
+Pack = _op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
+Sum = _op("Sum", lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+Mean = _op("Mean", lambda x, axis, keepdims: np.mean(x, axis=axis, keepdims=keepdims).astype(x.dtype))
+Max = _op("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims))
+Min = _op("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims))
+StridedSlice = _op("StridedSlice", lambda x, key: x[key])
+
+
+def _scatter(g, key, shape):
+    out = np.zeros(shape, dtype=g.dtype)
+    if _is_basic(key):
+        out[key] = g
+    else:
+        np.add.at(out, key, g)
+    return out
+
+
+IndexGrad = _op("StridedSliceGrad", _scatter)    # the VJP of indexing, itself differentiable
+
+
+def _is_basic(key):
+    parts = key if isinstance(key, tuple) else (key,)
+    return all(isinstance(p, (int, np.integer, slice)) or p is None or p is Ellipsis for p in parts)
+
+
+# --- argument helpers ---------------------------------------------------------------------
+def _binary(op, x, y):
+    """Both operands as tensors of one dtype (Python data takes the tensor's dtype)."""
+    if type(x) is Tensor:
+        if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
+            y = operand(y, x, op.name)
+    elif type(y) is Tensor:
+        x = operand(x, y, op.name)
+    else:
+        x = read(x)
+        y = operand(y, x, op.name)
+    return apply(op, x, y)
+
+
+_FLOAT_ONLY = "fc"
+
+
+def _unary(op, x, float_only=False):
+    x = x if type(x) is Tensor else read(x)
+    if float_only and x._value.dtype.kind not in _FLOAT_ONLY:
+        raise invalid(op.name, f"Value for attr 'T' of {x._value.dtype.name} is not in the list "
+                               f"of allowed values: half, float, double (op {op.name} needs a "
+                               f"floating tensor)")
+    return apply(op, x)
+
+
+def _axes(axis, ndim, op_name):
+    """Normalise a reduction `axis` (None, int, list, tensor) to a sorted tuple or None."""
+    if axis is None:
+        return None
+    if isinstance(axis, _TensorLike):
+        axis = axis.numpy().tolist()
+    axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
+    out = []
+    for a in axes:
+        a = int(a)
+        if not -ndim <= a < builtins.max(ndim, 1):
+            raise invalid(op_name, f"Invalid reduction dimension ({a} for input with {ndim} "
+                                   f"dimension(s)")
+        out.append(a % ndim if ndim else 0)
+    return tuple(sorted(set(out)))
+
+
+def _shape_arg(shape):
+    """A shape given as a list, tuple, TensorShape, int or int tensor, as a tuple of ints."""
+    if isinstance(shape, _TensorLike):
+        shape = shape.numpy().tolist()
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s.numpy()) if isinstance(s, _TensorLike) else int(s) for s in shape)
+
+
+# --- arithmetic ---------------------------------------------------------------------------
+def add(x, y, name=None):
+    return _binary(Add, x, y)
+
+
+def subtract(x, y, name=None):
+    return _binary(Sub, x, y)
+
+
+def multiply(x, y, name=None):
+    return _binary(Mul, x, y)
+
+
+def divide(x, y, name=None):
+    """True division; integer tensors are first cast to float64, as TF's `/` does."""
+    x = x if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike) else operand(x, read(y), "RealDiv")
+    x = read(x)
+    if x._value.dtype.kind in "iu":
+        y = operand(y, x, "RealDiv")
+        return _binary(Div, cast(x, _dt.float64), cast(y, _dt.float64))
+    return _binary(Div, x, y)
+
+
+truediv = divide
+
+
+def floordiv(x, y, name=None):
+    return _binary(FloorDiv, x, y)
+
+
+def floormod(x, y, name=None):
+    return _binary(FloorMod, x, y)
+
+
+def negative(x, name=None):
+    return _unary(Neg, x)
+
+
+def pow(x, y, name=None):  # noqa: A001  (TF's name)
+    return _binary(Pow, x, y)
+
+
+def square(x, name=None):
+    return _unary(Square, x)
+
+
+def sqrt(x, name=None):
+    return _unary(Sqrt, x, True)
+
+
+def exp(x, name=None):
+    return _unary(Exp, x, True)
+
+
+def log(x, name=None):
+    return _unary(Log, x, True)
+
+
+def log1p(x, name=None):
+    return _unary(Log1p, x, True)
+
+
+def sin(x, name=None):
+    return _unary(Sin, x, True)
+
+
+def cos(x, name=None):
+    return _unary(Cos, x, True)
+
+
+def tanh(x, name=None):
+    return _unary(Tanh, x, True)
+
+
+def sigmoid(x, name=None):
+    return _unary(Sigmoid, x, True)
+
+
+def relu(features, name=None):
+    return _unary(Relu, features)
+
+
+def elu(features, name=None):
+    return _unary(Elu, features, True)
+
+
+def softplus(features, name=None):
+    return _unary(Softplus, features, True)
+
+
+def abs(x, name=None):  # noqa: A001
+    return _unary(Abs, x)
+
+
+def sign(x, name=None):
+    return _unary(Sign, x)
+
+
+def round(x, name=None):  # noqa: A001
+    return _unary(Round, x)
+
+
+def floor(x, name=None):
+    return _unary(Floor, x, True)
+
+
+def ceil(x, name=None):
+    return _unary(Ceil, x, True)
+
+
+def maximum(x, y, name=None):
+    return _binary(Maximum, x, y)
+
+
+def minimum(x, y, name=None):
+    return _binary(Minimum, x, y)
+
+
+def identity(input, name=None):  # noqa: A002
+    return _unary(Identity, input)
+
+
+def stop_gradient(input, name=None):  # noqa: A002
+    """The same value as a brand-new tensor with no history: gradients stop here."""
+    return Tensor(read(input)._value)
+
+
+def cast(x, dtype, name=None):
+    x = read(x)
+    npd = _dt.as_dtype(dtype)._np
+    if x._value.dtype == npd:
+        return x
+    return apply(Cast, x, dtype=npd)
+
+
+def where(condition, x=None, y=None, name=None):
+    """Element-wise choice `condition ? x : y` (broadcasting); with only a condition, the
+    indices of its true elements."""
+    c = read(condition)
+    if c._value.dtype.kind != "b":
+        raise invalid("SelectV2", f"cannot compute SelectV2 as input #0(zero-based) was expected "
+                                  f"to be a bool tensor but is a {tf_type_name(c._value.dtype)} tensor")
+    if x is None and y is None:
+        return Tensor(np.argwhere(c._value).astype(np.int64))
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    if not isinstance(x, _TensorLike) and isinstance(y, _TensorLike):
+        y = read(y)
+        x = operand(x, y, "SelectV2")
+    else:
+        x = read(x)
+        y = operand(y, x, "SelectV2")
+    return apply(Select, c, x, y)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    t = read(t)
+    lo = operand(clip_value_min, t, "ClipByValue")
+    hi = operand(clip_value_max, t, "ClipByValue")
+    return apply(ClipByValue, t, lo, hi)
+
+
+# --- comparisons and logic (not differentiable: bool results) -----------------------------
+def _compare(np_fn, name):
+    op = _binop(name, np_fn)
+
+    def compare(x, y, name=None):
+        return _binary(op, x, y)
+
+    compare.__name__ = name[0].lower() + "".join("_" + c.lower() if c.isupper() else c for c in name[1:])
+    return compare
+
+
+equal = _compare(np.equal, "Equal")
+not_equal = _compare(np.not_equal, "NotEqual")
+less = _compare(np.less, "Less")
+less_equal = _compare(np.less_equal, "LessEqual")
+greater = _compare(np.greater, "Greater")
+greater_equal = _compare(np.greater_equal, "GreaterEqual")
+logical_and = _compare(np.logical_and, "LogicalAnd")
+logical_or = _compare(np.logical_or, "LogicalOr")
+logical_xor = _compare(np.logical_xor, "LogicalXor")
+
+
+def logical_not(x, name=None):
+    return Tensor(np.logical_not(read(x)._value))
+
+
+def is_nan(x, name=None):
+    return Tensor(np.isnan(read(x)._value))
+
+
+def is_inf(x, name=None):
+    return Tensor(np.isinf(read(x)._value))
+
+
+def is_finite(x, name=None):
+    return Tensor(np.isfinite(read(x)._value))
+
+
+# --- matrices and shapes ------------------------------------------------------------------
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+    """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
+    a = read(a)
+    b = operand(b, a, "MatMul")
+    sa, sb = a._value.shape, b._value.shape
+    for i, s in enumerate((sa, sb)):
+        if len(s) < 2:
+            raise invalid("MatMul", f"In[{i}] is not a matrix. Instead it has shape {list(s)}")
+    if transpose_a:
+        a, sa = _swap_last(a), sa[:-2] + (sa[-1], sa[-2])
+    if transpose_b:
+        b, sb = _swap_last(b), sb[:-2] + (sb[-1], sb[-2])
+    if sa[-1] != sb[-2]:
+        raise invalid("MatMul", f"Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}")
+    return apply(MatMul, a, b)
+
+
+def _swap_last(x):
+    n = x._value.ndim
+    return apply(Transpose, x, perm=tuple(range(n - 2)) + (n - 1, n - 2))
+
+
+def transpose(a, perm=None, conjugate=False, name=None):
+    a = read(a)
+    n = a._value.ndim
+    perm = tuple(range(n))[::-1] if perm is None else tuple(int(p) % n for p in _shape_arg(perm))
+    if sorted(perm) != list(range(n)):
+        raise invalid("Transpose", f"transpose expects a permutation of {list(range(n))}, got "
+                                   f"{list(perm)}")
+    return apply(Transpose, a, perm=perm)
+
+
+def reshape(tensor, shape, name=None):
+    t = read(tensor)
+    shape = _shape_arg(shape)
+    size = t._value.size
+    known = int(np.prod([s for s in shape if s != -1]))
+    if shape.count(-1) > 1 or (-1 in shape and (known == 0 or size % known)) or \
+            (-1 not in shape and known != size):
+        raise invalid("Reshape", f"Input to reshape is a tensor with {size} values, but the "
+                                 f"requested shape {list(shape)} has {known}")
+    if -1 in shape:
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    if shape == t._value.shape:
+        return apply(Identity, t) if STATE.tapes or STATE.tracer else t
+    return apply(Reshape, t, shape=shape)
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002
+    t = read(input)
+    s = list(t._value.shape)
+    n = len(s)
+    axis = int(axis)
+    if not -n - 1 <= axis <= n:
+        raise invalid("ExpandDims", f"Tried to expand dim index {axis} for tensor with {n} dimensions.")
+    s.insert(axis % (n + 1), 1)
+    return apply(ExpandDims, t, shape=tuple(s))
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002
+    t = read(input)
+    s = t._value.shape
+    if axis is None:
+        new = tuple(d for d in s if d != 1)
+    else:
+        axes = _axes(axis, len(s), "Squeeze")
+        for a in axes:
+            if s[a] != 1:
+                raise invalid("Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, "
+                                         f"got {s[a]}")
+        new = tuple(d for i, d in enumerate(s) if i not in axes)
+    return apply(Squeeze, t, shape=new)
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002
+    t = read(input)
+    shape = _shape_arg(shape)
+    try:
+        np.broadcast_shapes(t._value.shape, shape)
+    except ValueError:
+        raise invalid("BroadcastTo", f"Unable to broadcast tensor of shape {list(t._value.shape)} "
+                                     f"to tensor of shape {list(shape)}") from None
+    if t._value.shape == shape:
+        return t
+    return apply(BroadcastTo, t, shape=shape)
+
+
+def _same_dtype(values, op_name):
+    if not values:
+        raise ValueError(f"{op_name} needs at least one tensor.")
+    first = next((v for v in values if isinstance(v, _TensorLike)), None)
+    first = read(values[0]) if first is None else read(first)
+    return [operand(v, first, op_name) for v in values]
+
+
+def concat(values, axis, name=None):
+    ts = _same_dtype(list(values), "ConcatV2")
+    nd = ts[0]._value.ndim
+    if not -nd <= axis < builtins.max(nd, 1):
+        raise invalid("ConcatV2", f"ConcatOp : Expected concatenating dimensions in the range "
+                                  f"[{-nd}, {nd}), but got {axis}")
+    axis %= nd
+    base = ts[0]._value.shape
+    for i, t in enumerate(ts[1:], 1):
+        s = t._value.shape
+        if len(s) != nd or any(a != b for k, (a, b) in enumerate(zip(base, s)) if k != axis):
+            raise invalid("ConcatV2", f"ConcatOp : Dimension {axis if len(s) == nd else 0} in both "
+                                      f"shapes must be equal: shape[0] = {list(base)} vs. "
+                                      f"shape[{i}] = {list(s)}")
+    return apply(Concat, *ts, axis=axis)
+
+
+def stack(values, axis=0, name=None):
+    ts = _same_dtype(list(values), "Pack")
+    base = ts[0]._value.shape
+    for i, t in enumerate(ts[1:], 1):
+        if t._value.shape != base:
+            raise ValueError(f"Shapes of all inputs must match: values[0].shape = {list(base)} != "
+                             f"values[{i}].shape = {list(t._value.shape)}")
+    nd = len(base) + 1
+    if not -nd <= axis < nd:
+        raise ValueError(f"axis = {axis} not in [{-nd}, {nd})")
+    return apply(Pack, *ts, axis=axis % nd)
+
+
+def unstack(value, num=None, axis=0, name=None):
+    t = read(value)
+    return [t[(slice(None),) * (axis % t._value.ndim) + (i,)] for i in builtins.range(t._value.shape[axis])]
+
+
+def _normalize_key(key):
+    if isinstance(key, tuple):
+        return tuple(_normalize_key(k) for k in key)
+    if isinstance(key, _TensorLike):
+        v = key._read_value()
+        return v.item() if v.ndim == 0 else v
+    if isinstance(key, list):
+        return np.asarray(key)
+    if isinstance(key, slice):
+        return slice(*(s._read_value().item() if isinstance(s, _TensorLike) else s
+                       for s in (key.start, key.stop, key.step)))
+    return key
+
+
+def getitem(tensor, key):
+    """`x[key]`: numpy indexing, differentiable (the gradient scatters back)."""
+    t = tensor if type(tensor) is Tensor else read(tensor)
+    key = _normalize_key(key)
+    try:
+        t._value[key]
+    except IndexError as e:
+        raise invalid("StridedSlice", f"{e}; the tensor has shape {list(t._value.shape)}") from None
+    return apply(StridedSlice, t, key=key)
+
+
+# --- reductions ---------------------------------------------------------------------------
+def _reduction(op):
+    def reduce(input_tensor, axis=None, keepdims=False, name=None):
+        t = read(input_tensor)
+        axes = _axes(axis, t._value.ndim, op.name)
+        if op in (Max, Min) and t._value.size == 0:
+            raise invalid(op.name, "Reduction over an empty tensor")
+        return apply(op, t, axis=axes, keepdims=bool(keepdims))
+    reduce.__name__ = "reduce_" + op.name.lower()
+    return reduce
+
+
+reduce_sum = _reduction(Sum)
+reduce_mean = _reduction(Mean)
+reduce_max = _reduction(Max)
+reduce_min = _reduction(Min)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    t = read(input_tensor)
+    return Tensor(np.all(t._value, axis=_axes(axis, t._value.ndim, "All"), keepdims=keepdims))
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    t = read(input_tensor)
+    return Tensor(np.any(t._value, axis=_axes(axis, t._value.ndim, "Any"), keepdims=keepdims))
+
+
+def argmax(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
+    t = read(input)
+    return Tensor(np.argmax(t._value, axis=0 if axis is None else int(axis)).astype(_dt.as_dtype(output_type)._np))
+
+
+def argmin(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
+    t = read(input)
+    return Tensor(np.argmin(t._value, axis=0 if axis is None else int(axis)).astype(_dt.as_dtype(output_type)._np))
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
+    """Vector norm (over all elements, or along `axis`): euclidean/2, 1 or np.inf."""
+    t = read(tensor)
+    if ord in ("euclidean", 2, 2.0, "fro"):
+        return sqrt(reduce_sum(t * t, axis=axis, keepdims=keepdims))
+    if ord in (1, 1.0):
+        return reduce_sum(abs(t), axis=axis, keepdims=keepdims)
+    if ord == np.inf:
+        return reduce_max(abs(t), axis=axis, keepdims=keepdims)
+    raise ValueError(f"'ord' must be a supported vector norm ('euclidean', 1, 2, np.inf), got {ord!r}")
+
+
+# --- creating tensors ---------------------------------------------------------------------
+def zeros(shape, dtype=_dt.float32, name=None):
+    return Tensor(np.zeros(_shape_arg(shape), dtype=_dt.as_dtype(dtype)._np))
+
+
+def ones(shape, dtype=_dt.float32, name=None):
+    return Tensor(np.ones(_shape_arg(shape), dtype=_dt.as_dtype(dtype)._np))
+
+
+def zeros_like(input, dtype=None, name=None):  # noqa: A002
+    v = read(input)._value
+    return Tensor(np.zeros(v.shape, dtype=v.dtype if dtype is None else _dt.as_dtype(dtype)._np))
+
+
+def ones_like(input, dtype=None, name=None):  # noqa: A002
+    v = read(input)._value
+    return Tensor(np.ones(v.shape, dtype=v.dtype if dtype is None else _dt.as_dtype(dtype)._np))
+
+
+def fill(dims, value, name=None):
+    v = convert_to_tensor(value)._value
+    return Tensor(np.full(_shape_arg(dims), v, dtype=v.dtype))
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    start = convert_to_tensor(start)
+    stop = operand(stop, start, "LinSpace")
+    if start._value.dtype.kind not in "f":
+        raise TypeError(f"linspace needs floating start/stop, got {start.dtype.name}")
+    return Tensor(np.linspace(start._value, stop._value, int(num), axis=axis).astype(start._value.dtype))
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
+    if limit is None:
+        start, limit = 0, start
+    vals = [v.numpy() if isinstance(v, _TensorLike) else v for v in (start, limit, delta)]
+    if dtype is None:
+        dtype = _dt.float32 if builtins.any(isinstance(v, (float, np.floating)) for v in vals) else _dt.int32
+    return Tensor(np.arange(*vals).astype(_dt.as_dtype(dtype)._np))
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
+    return Tensor(np.eye(int(num_rows), None if num_columns is None else int(num_columns),
+                         dtype=_dt.as_dtype(dtype)._np))
+
+
+def shape(input, out_type=_dt.int32, name=None):  # noqa: A002
+    return Tensor(np.array(read(input)._value.shape, dtype=_dt.as_dtype(out_type)._np))
+
+
+def size(input, out_type=_dt.int32, name=None):  # noqa: A002
+    return Tensor(np.array(read(input)._value.size, dtype=_dt.as_dtype(out_type)._np))
+
+
+def rank(input, name=None):  # noqa: A002
+    return Tensor(np.int32(read(input)._value.ndim))
+
+
+# --- Python operators on tensors and variables --------------------------------------------
+def _eq(self, other):
+    if other is None:
+        return False
+    try:
+        return equal(self, other)
+    except Exception:  # noqa: BLE001  (TF: incompatible operands are simply not equal)
+        return False
+
+
+def _ne(self, other):
+    if other is None:
+        return True
+    try:
+        return not_equal(self, other)
+    except Exception:  # noqa: BLE001
+        return True
+
+
+def _rev(fn):
+    return lambda self, other: fn(other, self)
+
+
+for _name, _fn in {
+    "__add__": add, "__radd__": _rev(add), "__sub__": subtract, "__rsub__": _rev(subtract),
+    "__mul__": multiply, "__rmul__": _rev(multiply), "__truediv__": divide,
+    "__rtruediv__": _rev(divide), "__floordiv__": floordiv, "__rfloordiv__": _rev(floordiv),
+    "__mod__": floormod, "__rmod__": _rev(floormod), "__pow__": pow, "__rpow__": _rev(pow),
+    "__matmul__": matmul, "__rmatmul__": _rev(matmul), "__neg__": negative, "__abs__": abs,
+    "__lt__": less, "__le__": less_equal, "__gt__": greater, "__ge__": greater_equal,
+    "__eq__": _eq, "__ne__": _ne, "__getitem__": getitem, "__and__": logical_and,
+    "__or__": logical_or, "__xor__": logical_xor, "__invert__": logical_not,
+}.items():
+    setattr(_TensorLike, _name, _fn)
+
+Tensor.__hash__ = Variable.__hash__ = _TensorLike.__hash__
+_TensorLike.__pos__ = lambda self: read(self)
+
+__all__ = [n for n in dir() if not n.startswith("_") and n not in {
+    "np", "builtins", "apply", "Op", "STATE", "invalid", "operand", "read", "tf_type_name",
+    "constant", "convert_to_tensor", "Tensor", "Variable"}]

@@ -1,0 +1,71 @@
+"""Random tensors, seeded the way TF seeds them.
+
+`set_seed(s)` makes every later sequence of draws repeat exactly. An op-level `seed=` gives
+that op its own stream (repeating calls with the same seed continue the stream, as in TF).
+Draws are ops (with no inputs), so `minitape.function` replays them instead of freezing them.
+"""
+import numpy as np
+
+from . import dtypes as _dt
+from .ops import _shape_arg
+from .tape import Op, apply
+
+__all__ = ["set_seed", "normal", "uniform", "shuffle"]
+
+_global = {"seed": None, "rng": np.random.default_rng(), "streams": {}}
+
+
+def set_seed(seed):
+    """Reset the global seed: all later draws (with or without op seeds) repeat."""
+    _global["seed"] = seed
+    _global["rng"] = np.random.default_rng(seed)
+    _global["streams"] = {}
+
+
+def _rng(seed):
+    if seed is None:
+        return _global["rng"]
+    key = (_global["seed"], seed)
+    if key not in _global["streams"]:
+        _global["streams"][key] = np.random.default_rng([0 if key[0] is None else key[0], seed])
+    return _global["streams"][key]
+
+
+def _float_dtype(dtype, what):
+    d = _dt.as_dtype(dtype)
+    if not d.is_floating:
+        raise ValueError(f"Invalid dtype {d.name} for random.{what}: a floating dtype is needed")
+    return d._np
+
+
+RandomNormal = Op("RandomStandardNormal",
+                  lambda shape, mean, stddev, dtype, seed:
+                  (_rng(seed).standard_normal(shape) * stddev + mean).astype(dtype))
+RandomUniform = Op("RandomUniform",
+                   lambda shape, lo, hi, dtype, seed:
+                   _rng(seed).uniform(lo, hi, shape).astype(dtype) if np.dtype(dtype).kind == "f"
+                   else _rng(seed).integers(lo, hi, shape).astype(dtype))
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
+    """Samples from N(mean, stddev**2) with the given shape."""
+    return apply(RandomNormal, shape=_shape_arg(shape), mean=float(mean), stddev=float(stddev),
+                 dtype=_float_dtype(dtype, "normal"), seed=seed)
+
+
+def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
+    """Samples from U[minval, maxval) (maxval defaults to 1 for floats)."""
+    d = _dt.as_dtype(dtype)
+    if maxval is None:
+        if not d.is_floating:
+            raise ValueError("Must specify maxval for integer dtype " + d.name)
+        maxval = 1.0
+    return apply(RandomUniform, shape=_shape_arg(shape), lo=float(minval) if d.is_floating else int(minval),
+                 hi=float(maxval) if d.is_floating else int(maxval), dtype=d._np, seed=seed)
+
+
+def shuffle(value, seed=None, name=None):
+    """A copy of `value` with its first dimension shuffled (not differentiable)."""
+    from .tensor import Tensor, read
+    v = read(value)._value
+    return Tensor(v[_rng(seed).permutation(len(v))])

@@ -1,0 +1,434 @@
+"""The gradient tape: record ops during the forward pass, walk them backwards for gradients.
+
+This file is the heart of minitape. Read it top to bottom:
+
+1. `Op` and `apply`: every differentiable operation runs through `apply`, which computes
+   the numpy result and, if some active tape watches one of the inputs, appends one entry
+   `(op, inputs, output, attrs)` to that tape. Nothing is recorded for ops no tape watches.
+2. `GradientTape`: the context manager. Its recording is an append-only list of entries
+   plus a set of watched ids ("these tensors lead back to something we watch").
+3. `_backward`: walks the entries in reverse, asks each op's VJP rule (the table in
+   `grads.py`) for its inputs' gradients, and *adds* them into a dict keyed by tensor id.
+
+Because every VJP rule is written with minitape's own ops, the backward pass is itself made of
+recordable ops: if an outer tape watches the same tensors, it records the gradient
+computation, and its own `gradient()` then gives second derivatives. That is all nesting is.
+"""
+import enum
+import logging
+import sys
+
+import numpy as np
+
+from . import nest
+from .context import STATE
+from .errors import InvalidArgumentError
+from .tensor import Tensor, Variable, convert_to_tensor, operand
+
+__all__ = ["GradientTape", "UnconnectedGradients", "custom_gradient", "Op", "apply"]
+
+
+# --- logging, worded as TF's warnings -----------------------------------------------------
+class _StderrHandler(logging.Handler):
+    """Writes to whatever sys.stderr is *now* (Jupyter swaps it after import)."""
+
+    def emit(self, record):
+        sys.stderr.write(self.format(record) + "\n")
+
+
+logger = logging.getLogger("minitape")
+if not logger.handlers:
+    _h = _StderrHandler()
+    _h.setFormatter(logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
+    logger.addHandler(_h)
+    logger.propagate = False
+_log_counts = {}
+
+
+def _log_first_n(key, n, msg, *args):
+    if _log_counts.get(key, 0) < n:
+        _log_counts[key] = _log_counts.get(key, 0) + 1
+        logger.warning(msg, *args)
+
+
+# --- ops and recording --------------------------------------------------------------------
+class Op:
+    """A primitive operation: a numpy `forward` and its VJP rules (set by `grads.py`).
+
+    `vjps` is a tuple with one rule per input, `rule(g, ans, *inputs, **attrs)` giving the
+    gradient for that input from the output's gradient `g` (None: not differentiable there),
+    or for ops with any number of inputs a single function `rule(g, ans, inputs, **attrs)`
+    returning all of them.
+    """
+
+    __slots__ = ("name", "forward", "vjps", "check")
+
+    def __init__(self, name, forward, check=None):
+        self.name = name
+        self.forward = forward
+        self.vjps = None
+        self.check = check  # called with the input values when forward fails: a clear error
+
+    def __repr__(self):
+        return f"<Op {self.name}>"
+
+
+def apply(op, *inputs, **attrs):
+    """Run `op` on tensors `inputs`; record it on every active tape that watches an input."""
+    try:
+        value = op.forward(*[x._value for x in inputs], **attrs)
+    except (ValueError, IndexError, TypeError) as e:
+        if op.check is not None:
+            op.check(*[x._value for x in inputs], **attrs)
+        raise InvalidArgumentError(None, op.name, f"{e} [Op:{op.name}]") from None
+    out = Tensor(value)
+    tapes = STATE.tapes
+    if tapes and value.dtype.kind == "f":  # only floating outputs can carry a gradient
+        for tape in tapes:
+            watched = tape._watched
+            for x in inputs:
+                if x._id in watched:
+                    tape._entries.append((op, inputs, out, attrs))
+                    watched.add(out._id)
+                    break
+    tracer = STATE.tracer
+    if tracer is not None:
+        tracer.record(op, inputs, out, attrs)
+    return out
+
+
+def _accumulate(grads, key, g):
+    """Gradients always add up: a tensor used twice gets the sum of both paths."""
+    prev = grads.get(key)
+    grads[key] = g if prev is None else prev + g
+
+
+def _backward(entries, watched, targets, target_grads, keep):
+    """Reverse-mode sweep. Returns {tensor id: gradient} for the ids in `keep`."""
+    grads = {}
+    for t, g in zip(targets, target_grads):
+        _accumulate(grads, t._id, g)
+    for i in range(len(entries) - 1, -1, -1):   # newest entry first
+        op, inputs, out, attrs = entries[i]
+        g = grads.get(out._id) if out._id in keep else grads.pop(out._id, None)
+        if g is None:
+            continue                              # this op does not lead to a target
+        rules = op.vjps
+        if callable(rules):                       # one rule for all inputs
+            for x, gx in zip(inputs, rules(g, out, inputs, **attrs)):
+                if gx is not None and x._id in watched and x._value.dtype.kind == "f":
+                    _accumulate(grads, x._id, gx)
+            continue
+        for x, rule in zip(inputs, rules):
+            if rule is not None and x._id in watched and x._value.dtype.kind == "f":
+                gx = rule(g, out, *inputs, **attrs)
+                if gx is not None:
+                    _accumulate(grads, x._id, gx)
+    return grads
+
+
+# --- the tape -----------------------------------------------------------------------------
+class UnconnectedGradients(enum.Enum):
+    """What `gradient()` returns for a source the target does not depend on."""
+    NONE = "none"
+    ZERO = "zero"
+
+
+_ONE_SHOT = ("A non-persistent GradientTape can only be used to compute one set of gradients "
+             "(or jacobians)")
+
+
+def _unconnected(value):
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
+
+
+def _as_tensor_arg(x, what):
+    if isinstance(x, (Tensor, Variable)):
+        return x
+    raise TypeError(f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), "
+                    f"got {x!r} of type {type(x).__name__!r}")
+
+
+class GradientTape:
+    """Records operations on watched tensors so `gradient()` can differentiate them.
+
+    Watched: trainable variables read inside the block (unless
+    `watch_accessed_variables=False`), anything passed to `watch()`, and every result of a
+    recorded op. A non-persistent tape answers one `gradient()`/`jacobian()` call, then
+    releases its recording; `persistent=True` keeps it until the tape is deleted.
+    """
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = bool(persistent)
+        self._watch_accessed = bool(watch_accessed_variables)
+        self._entries = None      # the recording: None before entering and after release
+        self._watched = None      # ids of watched tensors/variables and of recorded outputs
+        self._variables = {}      # id -> watched Variable
+        self._recording = False
+        self._released_variables = ()
+
+    # -- entering and leaving ------------------------------------------------------------
+    def __enter__(self):
+        self._push_tape()
+        return self
+
+    def __exit__(self, *exc):
+        if self._recording:
+            self._pop_tape()
+        return False
+
+    def _push_tape(self):
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter "
+                             "an already-active tape.")
+        if self._entries is None:            # re-entering keeps appending to the same recording
+            self._entries, self._watched, self._variables = [], set(), {}
+        STATE.tapes.append(self)
+        self._recording = True
+
+    def _pop_tape(self):
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        STATE.tapes.remove(self)
+        self._recording = False
+
+    def _release(self):
+        """Forget the recording: the tensors it held are freed as soon as nobody else holds them."""
+        self._released_variables = self.watched_variables()
+        self._entries = self._watched = None
+        self._variables = {}
+
+    # -- what is watched -----------------------------------------------------------------
+    def watch(self, tensor):
+        """Watch a tensor or variable, or every one of them in a nest (list/tuple/dict)."""
+        for t in nest.flatten(tensor):
+            if not isinstance(t, (Tensor, Variable)):
+                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
+                                 "tf.Tensor or tf.Variable or ExtensionType.")
+            if t._read_value().dtype.kind not in "fc":
+                _log_first_n("watch-dtype", 5, "The dtype of the watched tensor must be floating "
+                             "(e.g. tf.float32), got %r", t.dtype)
+            if self._entries is None:
+                self._entries, self._watched, self._variables = [], set(), {}
+            if isinstance(t, Variable):
+                self._watch_variable(t)
+            else:
+                self._watched.add(t._id)
+
+    def _watch_variable(self, var):
+        if var._id not in self._watched:
+            self._watched.add(var._id)
+            self._variables[var._id] = var
+
+    def watched_variables(self):
+        """The variables this tape watches, in creation order (kept after release)."""
+        if self._entries is None:
+            return self._released_variables
+        return tuple(self._variables[k] for k in sorted(self._variables))
+
+    # -- pausing and clearing ------------------------------------------------------------
+    def stop_recording(self):
+        """Context manager: ops inside it are not recorded on this tape."""
+        if self._entries is None:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        return _Paused(self)
+
+    def reset(self):
+        """Clear the recording and the watches, as if leaving and re-entering a new tape."""
+        self._pop_tape()
+        self._entries = None
+        self._push_tape()
+
+    # -- differentiating -----------------------------------------------------------------
+    def _start_gradient(self):
+        if self._entries is None:
+            raise RuntimeError(_ONE_SHOT)
+        if self._recording:
+            if not self._persistent:
+                self._pop_tape()    # a one-shot tape stops recording when asked for gradients
+            else:
+                _log_first_n("persistent-inside", 1,
+                             "Calling GradientTape.gradient on a persistent tape inside its "
+                             "context is significantly less efficient than calling it outside "
+                             "the context (it causes the gradient ops to be recorded on the "
+                             "tape, leading to increased CPU and memory usage). Only call "
+                             "GradientTape.gradient inside the context if you actually want to "
+                             "trace the gradient in order to compute higher order derivatives.")
+
+    def _finish(self):
+        if not self._persistent:
+            self._release()
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d(sum of targets)/d(source) for every source, in the structure of `sources`.
+
+        `output_gradients` weights each target (a vector-Jacobian product). A source the
+        targets do not depend on gets None, or zeros with `unconnected_gradients='zero'`.
+        """
+        self._start_gradient()
+        if target is None:
+            raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                            "Variables or CompositeTensors to be differentiated, but received "
+                            "None.")
+        unconnected = _unconnected(unconnected_gradients)
+        targets = [_target(t) for t in nest.flatten(target)]
+        flat_sources = [_as_tensor_arg(s, "Each source") for s in nest.flatten(sources)]
+        if output_gradients is None:
+            seeds = [None] * len(targets)
+        else:
+            seeds = nest.flatten(output_gradients)
+            if len(seeds) != len(targets):
+                raise ValueError(f"output_gradients has {len(seeds)} entries but there are "
+                                 f"{len(targets)} targets.")
+        seeds = [_seed(t, g) for t, g in zip(targets, seeds)]
+        try:
+            grads = self._grads(targets, seeds, flat_sources)
+        finally:
+            self._finish()
+        return nest.pack_sequence_as(sources, [_result(grads, s, unconnected) for s in flat_sources])
+
+    def _grads(self, targets, seeds, sources):
+        keep = {s._id for s in sources}
+        return _backward(self._entries, self._watched, targets, seeds, keep)
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """J[i..., j...] = d target[i...] / d source[j...], shape target.shape + source.shape."""
+        from .ops import reshape, stack
+        self._start_gradient()
+        unconnected = _unconnected(unconnected_gradients)
+        target = _target(target)
+        flat_sources = [_as_tensor_arg(s, "Each source") for s in nest.flatten(sources)]
+        tshape = target._read_value().shape
+        n = int(np.prod(tshape))
+        rows = [[] for _ in flat_sources]
+        try:
+            for i in range(n):
+                seed = np.zeros(n, dtype=target._read_value().dtype)
+                seed[i] = 1
+                grads = self._grads([target], [Tensor(seed.reshape(tshape))], flat_sources)
+                for k, s in enumerate(flat_sources):
+                    rows[k].append(grads.get(s._id))
+        finally:
+            self._finish()
+        out = []
+        for s, r in zip(flat_sources, rows):
+            sshape = s._read_value().shape
+            if all(g is None for g in r) and unconnected is UnconnectedGradients.NONE:
+                out.append(None)
+                continue
+            r = [_zeros_for(s) if g is None else g for g in r]
+            out.append(reshape(stack(r), tuple(tshape) + tuple(sshape)))
+        return nest.pack_sequence_as(sources, out)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example Jacobians: result[b, i..., j...] = d target[b, i...] / d source[b, j...].
+
+        Assumes example b of the target depends only on example b of the source."""
+        from .ops import reshape, stack
+        self._start_gradient()
+        unconnected = _unconnected(unconnected_gradients)
+        target = _target(target)
+        source = _as_tensor_arg(source, "source")
+        tshape, sshape = target._read_value().shape, source._read_value().shape
+        if not tshape or not sshape or tshape[0] != sshape[0]:
+            self._finish()
+            raise ValueError(f"Need first dimension of target shape ({tuple(tshape)}) and source "
+                             f"shape ({tuple(sshape)}) to match.")
+        b, m = tshape[0], int(np.prod(tshape[1:]))
+        cols = []
+        try:
+            for j in range(m):
+                seed = np.zeros((b, m), dtype=target._read_value().dtype)
+                seed[:, j] = 1
+                grads = self._grads([target], [Tensor(seed.reshape(tshape))], [source])
+                cols.append(grads.get(source._id))
+        finally:
+            self._finish()
+        if all(g is None for g in cols) and unconnected is UnconnectedGradients.NONE:
+            return None
+        cols = [_zeros_for(source) if g is None else g for g in cols]
+        return reshape(stack(cols, axis=1), tuple(tshape) + tuple(sshape[1:]))
+
+
+class _Paused:
+    """`with tape.stop_recording():` -- the tape steps off the stack, then back on."""
+
+    def __init__(self, tape):
+        self.tape, self.was_recording = tape, False
+
+    def __enter__(self):
+        if self.tape._recording:
+            self.tape._pop_tape()
+            self.was_recording = True
+
+    def __exit__(self, *exc):
+        if self.was_recording:
+            self.tape._push_tape()
+        return False
+
+
+def _target(t):
+    if isinstance(t, Variable):
+        return t._snap
+    if isinstance(t, Tensor):
+        return t
+    return convert_to_tensor(t)
+
+
+def _seed(target, g):
+    """The starting gradient for one target: ones, or the given output gradient."""
+    v = target._value
+    if g is None:
+        return Tensor(np.ones_like(v))
+    g = operand(g, target, "gradient")
+    if g._value.shape != v.shape:
+        raise ValueError(f"output_gradients entry has shape {tuple(g._value.shape)} but its "
+                         f"target has shape {tuple(v.shape)}")
+    return g
+
+
+def _zeros_for(source):
+    return Tensor(np.zeros_like(source._read_value()))
+
+
+def _result(grads, source, unconnected):
+    g = grads.get(source._id)
+    if g is not None and source._read_value().dtype.kind not in "fc":
+        g = None   # integer sources never get a gradient
+    if g is None and unconnected is UnconnectedGradients.ZERO:
+        return _zeros_for(source)
+    return g
+
+
+# --- custom gradients ---------------------------------------------------------------------
+def custom_gradient(f):
+    """Decorator: `f(*xs)` returns `(y, grad_fn)`; the call is recorded as ONE op whose VJP
+    is `grad_fn(upstream)` (one gradient per input), instead of the ops inside `f`."""
+    import functools
+
+    @functools.wraps(f)
+    def wrapper(*args):
+        inputs = tuple(convert_to_tensor(a) for a in args)
+        y, grad_fn = f(*inputs)
+        y = convert_to_tensor(y)
+        n = len(inputs)
+
+        def vjp_all(g, ans, ins):
+            grads = grad_fn(g)
+            flat = list(grads) if isinstance(grads, (list, tuple)) else [grads]
+            if len(flat) != n:
+                raise ValueError(f"custom_gradient function expected to return {n} gradients, "
+                                 f"but returned {len(flat)} instead.")
+            return [None if gx is None else convert_to_tensor(gx) for gx in flat]
+
+        op = Op(f"CustomGradient-{f.__name__}", lambda *vals: y._value)
+        op.vjps = vjp_all
+        return apply(op, *inputs)
+
+    return wrapper

@@ -1,0 +1,436 @@
+"""`Tensor` (an immutable numpy value with an id) and `Variable` (mutable state).
+
+A tensor is just a numpy value plus a unique id. The id is how tapes refer to it: a tape
+keeps a set of the ids it watches, and an op's output is watched when one of its inputs is.
+A `Variable` keeps one id for its whole life; each assignment stores a new immutable
+snapshot under that same id, so gradients from every read add up on the variable while each
+recorded op still sees the value it really used.
+"""
+import numbers
+
+import numpy as np
+
+from . import dtypes as _dt
+from .context import STATE, next_id
+from .errors import invalid
+
+__all__ = ["Tensor", "Variable", "TensorShape", "constant", "convert_to_tensor", "is_tensor"]
+
+
+class TensorShape(tuple):
+    """A tuple of dimensions that prints like TF's (`TensorShape([3, 4])`)."""
+
+    __slots__ = ()
+
+    def as_list(self):
+        return list(self)
+
+    @property
+    def rank(self):
+        return len(self)
+
+    ndims = rank
+
+    def num_elements(self):
+        return int(np.prod(self)) if self else 1
+
+    def __repr__(self):
+        return f"TensorShape({list(self)})"
+
+    def __str__(self):
+        return tuple.__repr__(self)
+
+    def __getitem__(self, key):
+        item = tuple.__getitem__(self, key)
+        return TensorShape(item) if isinstance(key, slice) else item
+
+    def __eq__(self, other):
+        try:
+            return tuple(self) == tuple(other)
+        except TypeError:
+            return NotImplemented
+
+    __hash__ = tuple.__hash__
+
+
+# TF's short names for dtypes in op error messages ("expected to be a float tensor but is a
+# double tensor").
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def tf_type_name(np_dtype):
+    return _TF_TYPE_NAMES.get(np_dtype.name, np_dtype.name)
+
+
+class _Ref:
+    """A hashable handle on a tensor or variable (TF's `x.ref()`): tensors themselves are
+    unhashable because `==` is element-wise."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __hash__(self):
+        return self._obj._id
+
+    def __eq__(self, other):
+        return isinstance(other, _Ref) and other._obj is self._obj
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._obj!r}>"
+
+
+class _TensorLike:
+    """What tensors and variables share: read-only properties and Python protocols.
+
+    The operators (`+`, `*`, `@`, `x[i]`, ...) are attached in `ops.py`, where they are
+    the very same functions as `minitape.add`, `minitape.multiply`, ...
+    """
+
+    __slots__ = ()
+    __array_priority__ = 100  # numpy defers to us: ndarray + tensor -> tensor
+
+    @property
+    def shape(self):
+        return TensorShape(self._read_value().shape)
+
+    @property
+    def dtype(self):
+        return _dt.from_numpy(self._read_value().dtype)
+
+    @property
+    def ndim(self):
+        return self._read_value().ndim
+
+    def get_shape(self):
+        return self.shape
+
+    def numpy(self):
+        """The value as numpy: a copy for arrays, a numpy scalar for 0-d (as in TF)."""
+        v = self._read_value()
+        return v.copy() if isinstance(v, np.ndarray) and v.ndim else v[()]
+
+    def ref(self):
+        return _Ref(self)
+
+    def __array__(self, dtype=None, copy=None):
+        # np.mean(tensor) and friends see a plain array: the result is numpy, not a tensor,
+        # and no tape ever hears about it.
+        return np.asarray(self._read_value(), dtype=dtype)
+
+    def __hash__(self):
+        raise TypeError(f"{type(self).__name__} is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __bool__(self):
+        return bool(self._read_value())
+
+    def __float__(self):
+        return float(self._read_value())
+
+    def __int__(self):
+        return int(self._read_value())
+
+    def __index__(self):
+        v = self._read_value()
+        if v.dtype.kind not in "iu":
+            raise TypeError(f"Only integer tensors can be used as an index, got {v.dtype.name}")
+        return int(v)
+
+    def __format__(self, spec):
+        v = self._read_value()
+        if v.ndim == 0:
+            return format(v[()], spec)
+        return format(str(self), spec)
+
+    def __len__(self):
+        v = self._read_value()
+        if v.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return v.shape[0]
+
+    def __iter__(self):
+        if self._read_value().ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        return (self[i] for i in range(len(self)))
+
+    def __reduce__(self):
+        return constant, (self.numpy(),)
+
+
+def _numpy_text(value, is_repr):
+    if value.ndim == 0:
+        text = str(value[()])
+    else:
+        text = repr(value) if is_repr else str(value)
+    return "\n" + text if "\n" in text else text
+
+
+class Tensor(_TensorLike):
+    """An immutable value. Create one with `minitape.constant(...)` or by running an op."""
+
+    __slots__ = ("_value", "_id", "__weakref__")
+
+    def __init__(self, value):
+        self._value = value      # a numpy array (or numpy scalar); never mutated
+        self._id = next_id()     # the name tapes know it by
+
+    def _read_value(self):
+        return self._value
+
+    @property
+    def name(self):
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+    def __repr__(self):
+        v = self._value
+        return (f"<tf.Tensor: shape={tuple(v.shape)}, dtype={v.dtype.name}, "
+                f"numpy={_numpy_text(v, True)}>")
+
+    def __str__(self):
+        v = self._value
+        return f"tf.Tensor({_numpy_text(v, False)}, shape={tuple(v.shape)}, dtype={v.dtype.name})"
+
+
+def _snapshot(value, ident):
+    """A tensor carrying a variable's id: what an op sees when it reads the variable."""
+    t = Tensor.__new__(Tensor)
+    t._value = value
+    t._id = ident
+    return t
+
+
+class Variable(_TensorLike):
+    """Mutable state: model parameters. Reading a trainable variable inside an active tape
+    makes that tape watch it (unless the tape was made with `watch_accessed_variables=False`).
+    `assign`, `assign_add` and `assign_sub` change the value in place and are not
+    differentiable: the new value has no recorded history, as in TF."""
+
+    __slots__ = ("_snap", "_id", "_trainable", "_name", "__weakref__")
+    _counts = {}
+
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, **_ignored):
+        if initial_value is None:
+            raise ValueError("The initial_value must be specified.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        value = convert_to_tensor(initial_value, dtype=dtype)._value
+        self._id = next_id()
+        self._snap = _snapshot(np.array(value), self._id)
+        self._trainable = bool(trainable)
+        base = name or "Variable"
+        self._name = base + ":0"
+
+    # -- reading -------------------------------------------------------------------------
+    def _read(self):
+        """The current value as a tensor, telling every active tape that we were read."""
+        tapes = STATE.tapes
+        if tapes and self._trainable:
+            for tape in tapes:
+                if tape._watch_accessed:
+                    tape._watch_variable(self)
+        tracer = STATE.tracer
+        if tracer is not None:
+            tracer.variable_read(self)
+        return self._snap
+
+    def _read_value(self):
+        return self._snap._value
+
+    def value(self):
+        from .ops import identity
+        return identity(self)
+
+    read_value = value
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def handle(self):
+        return self
+
+    # -- writing -------------------------------------------------------------------------
+    def _set(self, value, how):
+        old = self._snap._value
+        if isinstance(value, (Tensor, Variable)) and value.dtype != self.dtype:
+            raise TypeError(f"Cannot {how} a {value.dtype.name} value to the {old.dtype.name} "
+                            f"variable '{self._name}'.")
+        new = convert_to_tensor(value, dtype=_dt.from_numpy(old.dtype))._value
+        if how != "assign":
+            new = old + new if how == "assign_add" else old - new
+        if np.shape(new) != old.shape:
+            raise ValueError(f"Cannot {how} to variable '{self._name}': shape mismatch. The "
+                             f"variable shape {tuple(old.shape)} and the value shape "
+                             f"{tuple(np.shape(new))} are incompatible.")
+        self._snap = _snapshot(np.array(new, dtype=old.dtype), self._id)
+        tracer = STATE.tracer
+        if tracer is not None:
+            tracer.variable_assigned(self, value, how)
+        return self
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._set(value, "assign")
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._set(delta, "assign_add")
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._set(delta, "assign_sub")
+
+    def __repr__(self):
+        v = self._snap._value
+        return (f"<tf.Variable '{self._name}' shape={tuple(v.shape)} dtype={v.dtype.name}, "
+                f"numpy={_numpy_text(v, True)}>")
+
+    def __str__(self):
+        return repr(self)
+
+
+def is_tensor(x):
+    return isinstance(x, (Tensor, Variable))
+
+
+# -- conversion ------------------------------------------------------------------------------
+_INT32 = np.iinfo(np.int32)
+
+
+def _python_dtype(value):
+    """TF's default dtype for Python data: float -> float32, int -> int32, bool -> bool."""
+    arr = np.asarray(value)
+    kind = arr.dtype.kind
+    if kind == "f":
+        return arr.astype(np.float32)
+    if kind in "iu":
+        if arr.size and (arr.min() < _INT32.min or arr.max() > _INT32.max):
+            return arr.astype(np.int64)
+        return arr.astype(np.int32)
+    if kind == "c":
+        return arr.astype(np.complex128)
+    if kind in "bU":
+        return arr
+    raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                     f"({type(value)}) to a Tensor.")
+
+
+def _to_numpy(value, dtype=None):
+    """A fresh numpy value for `value`, following TF's dtype rules."""
+    if value is None:
+        raise ValueError("None values not supported.")
+    if isinstance(value, (list, tuple)) and any(isinstance(v, _TensorLike) for v in _flat(value)):
+        value = _nested_values(value)
+    if dtype is None:
+        if isinstance(value, (np.ndarray, np.generic)):
+            return np.array(value)
+        if isinstance(value, (numbers.Number, list, tuple, np.bool_)):
+            return _python_dtype(value)
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.")
+    npd = _dt.as_dtype(dtype)._np
+    if npd.kind in "iub":
+        raw = np.asarray(value)
+        if raw.dtype.kind == "f" and not np.all(np.mod(raw, 1) == 0):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {npd.name}")
+    try:
+        return np.array(value, dtype=npd)
+    except (TypeError, ValueError):
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)}) to a Tensor.") from None
+
+
+def _flat(value):
+    for v in value:
+        if isinstance(v, (list, tuple)):
+            yield from _flat(v)
+        else:
+            yield v
+
+
+def _nested_values(value):
+    if isinstance(value, (list, tuple)):
+        return [_nested_values(v) for v in value]
+    if isinstance(value, _TensorLike):
+        return value._read_value()
+    return value
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    """A new tensor holding a copy of `value` (TF's dtype rules; `shape` reshapes or fills)."""
+    if isinstance(value, _TensorLike):
+        value = value._read_value()
+        if dtype is not None:
+            value = value.astype(_dt.as_dtype(dtype)._np)
+    arr = _to_numpy(value, dtype)
+    if shape is not None:
+        shape = tuple(int(s) for s in np.atleast_1d(shape)) if not isinstance(shape, tuple) else shape
+        if arr.size == 1:
+            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        elif arr.size == int(np.prod(shape)):
+            arr = arr.reshape(shape)
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
+                            f"{value!r} (converted from {value!r}) has {arr.size} elements, "
+                            f"but got `shape` {shape} with {int(np.prod(shape))} elements).")
+    return Tensor(arr)
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """`value` as a Tensor: tensors pass through, variables are read, the rest is converted."""
+    if type(value) is Tensor:
+        if dtype is not None and _dt.as_dtype(dtype)._np != value._value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
+                             f"for Tensor with dtype {value._value.dtype.name}: {value!r}")
+        return value
+    if isinstance(value, Variable):
+        if dtype is not None and _dt.as_dtype(dtype)._np != value._snap._value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
+                             f"for Variable with dtype {value.dtype.name}: {value!r}")
+        return value._read()
+    if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
+        try:
+            return Tensor(_to_numpy(value, dtype_hint))
+        except (TypeError, ValueError):
+            pass
+    return Tensor(_to_numpy(value, dtype))
+
+
+def operand(x, like, op_name):
+    """Convert one operand of a binary op: a tensor must match `like`'s dtype; anything else
+    (Python number, list, numpy array) takes `like`'s dtype, as TF's operators do."""
+    if type(x) is Tensor:
+        pass
+    elif isinstance(x, Variable):
+        x = x._read()
+    else:
+        npd = like._value.dtype
+        if isinstance(x, (np.ndarray, np.generic)) and x.dtype == npd:
+            return Tensor(np.array(x))
+        if npd.kind in "iu" and isinstance(x, float) and not float(x).is_integer():
+            raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {npd.name}")
+        try:
+            return Tensor(np.array(x, dtype=npd))
+        except (TypeError, ValueError):
+            raise TypeError(f"{op_name}: cannot convert {x!r} (a {type(x).__name__}) to a "
+                            f"{npd.name} tensor.") from None
+    xd, ld = x._value.dtype, like._value.dtype
+    if xd is not ld and xd != ld:
+        raise invalid(op_name, f"cannot compute {op_name} as input #1(zero-based) was expected "
+                               f"to be a {tf_type_name(ld)} tensor but is a {tf_type_name(xd)} tensor")
+    return x
+
+
+def read(x):
+    """Any tensor-like argument as a Tensor (variables are read; Python data converted)."""
+    if type(x) is Tensor:
+        return x
+    if isinstance(x, Variable):
+        return x._read()
+    return convert_to_tensor(x)
