@@ -1,0 +1,194 @@
+"""Every gradient rule against finite differences, first and second order, over broadcasting
+shapes and axis/keepdims variants (inputs kept away from non-smooth points)."""
+import itertools
+
+import numpy as np
+import pytest
+
+import minitape as tf
+from minitape.testing import check_grads
+
+rng = np.random.default_rng(42)
+SHAPES = [(), (4,), (3, 4), (1, 4)]
+
+
+def rand(shape, low=-2.0, high=2.0):
+    return rng.uniform(low, high, size=shape)
+
+
+def away_from_zero(shape):
+    """Values in [0.3, 2] with random signs: no kinks at 0 for relu/abs/sign."""
+    return rng.uniform(0.3, 2.0, size=shape) * rng.choice([-1.0, 1.0], size=shape)
+
+
+def positive(shape):
+    return rng.uniform(0.5, 2.0, size=shape)
+
+
+UNARY = {
+    "negative": (tf.negative, rand), "square": (tf.square, rand), "sqrt": (tf.sqrt, positive),
+    "exp": (tf.exp, rand), "log": (tf.math.log, positive), "log1p": (tf.math.log1p, positive),
+    "sin": (tf.sin, rand), "cos": (tf.cos, rand), "tanh": (tf.tanh, rand),
+    "sigmoid": (tf.sigmoid, rand), "relu": (tf.nn.relu, away_from_zero),
+    "elu": (tf.nn.elu, away_from_zero), "softplus": (tf.nn.softplus, rand),
+    "abs": (tf.abs, away_from_zero), "identity": (tf.identity, rand),
+    "neg_operator": (lambda x: -x, rand), "abs_operator": (lambda x: abs(x), away_from_zero),
+    "square_operator": (lambda x: x ** 2, rand), "cube_operator": (lambda x: x ** 3, rand),
+}
+
+
+@pytest.mark.parametrize("shape", [(), (4,), (3, 4)])
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary(name, shape):
+    fn, gen = UNARY[name]
+    check_grads(fn, gen(shape))
+
+
+def _broadcastable_pairs():
+    for a, b in itertools.product(SHAPES, SHAPES):
+        try:
+            np.broadcast_shapes(a, b)
+            yield a, b
+        except ValueError:
+            pass
+
+
+BINARY = {
+    "add": (tf.add, rand, rand), "subtract": (tf.subtract, rand, rand),
+    "multiply": (tf.multiply, rand, rand), "divide": (tf.divide, rand, away_from_zero),
+    "pow": (tf.pow, positive, rand),
+    "add_operator": (lambda x, y: x + y, rand, rand),
+    "matmul_free_mix": (lambda x, y: x * y - y / (1 + x * x), rand, rand),
+}
+
+
+@pytest.mark.parametrize("shapes", list(_broadcastable_pairs()), ids=str)
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_broadcasting(name, shapes):
+    fn, gen_a, gen_b = BINARY[name]
+    check_grads(fn, gen_a(shapes[0]), gen_b(shapes[1]))
+
+
+@pytest.mark.parametrize("shapes", [((3, 4), (3, 4)), ((3, 4), (4,)), ((), (3, 4))], ids=str)
+@pytest.mark.parametrize("fn", [tf.maximum, tf.minimum])
+def test_maximum_minimum(fn, shapes):
+    # Values on two interleaved grids: never tied, never closer than 0.1.
+    a = rng.permutation(np.linspace(-2.0, 2.0, 12))[:int(np.prod(shapes[0]))].reshape(shapes[0])
+    b = rng.permutation(np.linspace(-1.9, 2.1, 12))[:int(np.prod(shapes[1]))].reshape(shapes[1])
+    assert np.min(np.abs(np.subtract(*np.broadcast_arrays(a, b)))) > 0.05
+    check_grads(fn, a, b)
+
+
+@pytest.mark.parametrize("shapes", [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((4,), (3, 4), (1, 4))], ids=str)
+def test_where(shapes):
+    cond = tf.constant(rng.random(np.broadcast_shapes(*shapes)) > 0.5)
+    check_grads(lambda x, y: tf.where(cond, x, y), rand(shapes[1]), rand(shapes[2]))
+
+
+def test_clip_by_value():
+    x = np.array([-1.7, -0.4, 0.2, 0.9, 1.6])
+    check_grads(lambda x, lo, hi: tf.clip_by_value(x, lo, hi), x, np.array(-0.5), np.array(1.0))
+
+
+REDUCTIONS = [tf.reduce_sum, tf.reduce_mean, tf.reduce_max, tf.reduce_min]
+AXES = [None, 0, 1, -1, (0, 1), [1]]
+
+
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("axis", AXES, ids=str)
+@pytest.mark.parametrize("fn", REDUCTIONS, ids=lambda f: f.__name__)
+def test_reductions(fn, axis, keepdims):
+    x = rng.permutation(np.linspace(-2, 2, 12)).reshape(3, 4)  # distinct values: no ties
+    check_grads(lambda x: fn(x, axis=axis, keepdims=keepdims), x)
+
+
+@pytest.mark.parametrize("fn", REDUCTIONS, ids=lambda f: f.__name__)
+def test_reductions_of_scalar_and_vector(fn):
+    check_grads(fn, np.array(1.3))
+    check_grads(lambda x: fn(x, axis=0), rng.permutation(np.linspace(-1, 1, 4)))
+
+
+@pytest.mark.parametrize("ord_", ["euclidean", 1, np.inf])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_norm(ord_, axis):
+    x = away_from_zero((3, 4)) + np.arange(12).reshape(3, 4) * 0.01
+    check_grads(lambda x: tf.norm(x, ord=ord_, axis=axis), x)
+
+
+@pytest.mark.parametrize("sa,sb,ta,tb", [
+    ((3, 4), (4, 2), False, False), ((4, 3), (4, 2), True, False),
+    ((3, 4), (2, 4), False, True), ((2, 3, 4), (4, 5), False, False),
+    ((2, 3, 4), (2, 4, 5), False, False), ((1, 1), (1, 3), False, False)], ids=str)
+def test_matmul(sa, sb, ta, tb):
+    check_grads(lambda a, b: tf.matmul(a, b, transpose_a=ta, transpose_b=tb), rand(sa), rand(sb))
+    if not (ta or tb):
+        check_grads(lambda a, b: a @ b, rand(sa), rand(sb))
+
+
+SHAPE_OPS = {
+    "transpose": (lambda x: tf.transpose(x), (3, 4)),
+    "transpose_perm": (lambda x: tf.transpose(x, perm=[1, 2, 0]), (2, 3, 4)),
+    "reshape": (lambda x: tf.reshape(x, [2, -1]), (3, 4)),
+    "reshape_to_scalar": (lambda x: tf.reshape(x, []), (1, 1)),
+    "expand_dims": (lambda x: tf.expand_dims(x, 1), (3, 4)),
+    "expand_dims_neg": (lambda x: tf.expand_dims(x, -1), (4,)),
+    "squeeze": (lambda x: tf.squeeze(x), (1, 4)),
+    "squeeze_axis": (lambda x: tf.squeeze(x, axis=0), (1, 4)),
+    "broadcast_to": (lambda x: tf.broadcast_to(x, [3, 4]), (1, 4)),
+    "index_int": (lambda x: x[1], (3, 4)),
+    "index_slice": (lambda x: x[:, 1:3], (3, 4)),
+    "index_step_neg": (lambda x: x[::-1, ::2], (3, 4)),
+    "index_newaxis": (lambda x: x[None, 1, ...], (3, 4)),
+    "index_fancy_repeats": (lambda x: tf.constant(1.0, tf.float64) * x[[0, 2, 0]], (3, 4)),
+    "index_tensor": (lambda x: x[tf.constant(2)], (3, 4)),
+    "unstack": (lambda x: tf.unstack(x, axis=1), (3, 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPE_OPS))
+def test_shape_ops(name):
+    fn, shape = SHAPE_OPS[name]
+    check_grads(fn, rand(shape))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_concat(axis):
+    shapes = {0: [(2, 3), (1, 3), (3, 3)], 1: [(2, 1), (2, 3), (2, 2)], -1: [(2, 1), (2, 3), (2, 2)]}[axis]
+    check_grads(lambda a, b, c: tf.concat([a, b, c], axis=axis), *[rand(s) for s in shapes])
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_stack(axis):
+    check_grads(lambda a, b: tf.stack([a, b], axis=axis), rand((3, 4)), rand((3, 4)))
+
+
+def test_cast_round_trip():
+    # float64 -> float64 is an identity; float64 -> float32 -> float64 loses precision, so the
+    # rule is checked exactly instead of by finite differences.
+    check_grads(lambda x: tf.cast(x, tf.float64) * x, rand((3,)))
+    x = tf.constant([1.0, 2.0], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.cast(x, tf.float32) * 3.0)
+    g = tape.gradient(y, x)
+    assert g.dtype == tf.float64 and g.numpy().tolist() == [3.0, 3.0]
+
+
+def test_composite_network():
+    """A small MLP: matmul, broadcasting add, tanh, sigmoid, mean -- all second order."""
+    def net(x, w1, b1, w2):
+        h = tf.tanh(x @ w1 + b1)
+        return tf.reduce_mean(tf.sigmoid(h @ w2))
+    check_grads(net, rand((5, 3)), rand((3, 4)), rand((4,)), rand((4, 1)))
+
+
+def test_third_order():
+    check_grads(lambda x: tf.sin(x) * x ** 2, rand((3,)), order=3)
+
+
+def test_custom_gradient_is_checked():
+    @tf.custom_gradient
+    def log1pexp(x):
+        e = tf.exp(x)
+        return tf.math.log(1 + e), lambda g: g * (1 - 1 / (1 + e))
+    check_grads(log1pexp, rand((4,)))

@@ -1,0 +1,484 @@
+"""GradientTape semantics, one test per behaviour, checked against hand-derived values."""
+import gc
+import logging
+import threading
+import weakref
+
+import numpy as np
+import pytest
+
+import minitape as tf
+
+
+def close(t, expected):
+    return np.allclose(np.asarray(t), expected)
+
+
+# --- the seed examples ------------------------------------------------------------------
+def test_watched_constant_seed_s3():
+    x = tf.Variable(3.0)
+    z = tf.constant(4.0)
+    with tf.GradientTape() as tape:
+        tape.watch(z)
+        y = x ** 2 + z ** 2
+    assert float(tape.gradient(y, z)) == 8.0      # 2 z
+
+
+def test_constant_not_watched_gives_none():
+    z = tf.constant(4.0)
+    with tf.GradientTape() as tape:
+        y = z ** 2
+    assert tape.gradient(y, z) is None
+
+
+def test_nested_tapes_seed_s7():
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as outer:
+        with tf.GradientTape() as inner:
+            y = x ** 3
+        dy = inner.gradient(y, x)
+    d2y = outer.gradient(dy, x)
+    assert (float(dy), float(d2y)) == (12.0, 12.0)   # 3x^2, 6x at x = 2
+
+
+def test_watch_accessed_variables_false_seed_s9():
+    v = tf.Variable(5.0)
+    z = tf.constant([1.0, 2.0])
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(z)
+        y = tf.reduce_sum(z ** 2) + v
+    gz, gv = tape.gradient(y, [z, v])
+    assert gz.numpy().tolist() == [2.0, 4.0] and gv is None
+    assert tape.watched_variables() == ()
+
+
+def test_non_trainable_variable_is_not_watched_but_can_be_watched():
+    v = tf.Variable(2.0, trainable=False)
+    with tf.GradientTape() as tape:
+        y = v * v
+    assert tape.gradient(y, v) is None
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = v * v
+    assert float(tape.gradient(y, v)) == 4.0
+
+
+# --- what gets recorded -----------------------------------------------------------------
+def test_only_ops_on_watched_inputs_are_recorded():
+    x, c = tf.Variable(1.0), tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        a = c * c              # nothing watched: not recorded
+        b = x * c              # recorded
+        d = b + a              # recorded (b is watched)
+    assert [e[0].name for e in tape._entries] == ["Mul", "AddV2"]
+    assert float(tape.gradient(d, x)) == 2.0
+
+
+def test_ops_outside_the_block_are_not_recorded():
+    x = tf.Variable(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * x
+    z = y * 2.0                     # after the block
+    assert float(tape.gradient(y, x)) == 6.0
+    assert tape.gradient(z, x) is None
+
+
+def test_reentering_appends_and_active_tape_cannot_be_entered_twice():
+    x = tf.Variable(3.0)
+    tape = tf.GradientTape()
+    with tape:
+        y = x * x
+    with tape:                      # re-enter: the recording continues
+        z = y * x
+    assert float(tape.gradient(z, x)) == 27.0     # d(x^3) = 3x^2
+    tape2 = tf.GradientTape()
+    with tape2:
+        with pytest.raises(ValueError, match="re-enter an already-active tape"):
+            tape2.__enter__()
+
+
+def test_fan_out_accumulates():
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x + x
+        z = y * x                    # 2x^2
+    assert float(tape.gradient(z, x)) == 12.0
+
+
+def test_variable_read_multiple_times_and_reassigned():
+    v = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        a = v * 3.0
+        v.assign(10.0)               # not differentiable: cuts the path, later reads see 10
+        b = v * v
+        y = a + b
+    # dy/dv sums both reads: 3 (first) + 2*10 (second, at the new value)
+    assert float(tape.gradient(y, v)) == 23.0
+
+
+def test_assign_cuts_the_gradient_path():
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        v.assign(w * 3.0)
+        y = v * 1.0
+    gv, gw = tape.gradient(y, [v, w])
+    assert float(gv) == 1.0 and gw is None
+
+
+# --- gradient(): structure, reductions, seeds ---------------------------------------------
+def test_nested_sources_and_targets():
+    x, y = tf.Variable(1.0), tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        a, b = x * y, x + y
+    g = tape.gradient({"a": a, "b": [b]}, {"x": x, "pair": (y, x)})
+    assert set(g) == {"x", "pair"} and isinstance(g["pair"], tuple)
+    assert float(g["x"]) == 3.0 and float(g["pair"][0]) == 2.0 and float(g["pair"][1]) == 3.0
+
+
+def test_non_scalar_target_means_sum():
+    x = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    assert tape.gradient(y, x).numpy().tolist() == [2.0, 4.0, 6.0]
+
+
+def test_output_gradients_give_a_vjp():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    g = tape.gradient(y, x, output_gradients=tf.constant([10.0, -1.0]))
+    assert g.numpy().tolist() == [20.0, -4.0]
+
+
+def test_duplicate_sources_each_get_the_full_gradient():
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    g1, g2 = tape.gradient(y, [x, x])
+    assert float(g1) == float(g2) == 4.0
+
+
+def test_gradient_has_source_shape_and_dtype():
+    b = tf.Variable(np.zeros(3, dtype=np.float64))
+    x = tf.constant(np.ones((4, 3)))
+    with tf.GradientTape() as tape:
+        y = x + b                    # b is broadcast over 4 rows
+    g = tape.gradient(y, b)
+    assert g.shape == (3,) and g.dtype == tf.float64 and g.numpy().tolist() == [4.0, 4.0, 4.0]
+    w = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        y = w * 2.0
+    assert tape.gradient(y, w).dtype == tf.float32
+
+
+def test_unconnected_none_or_zeros():
+    x, u = tf.Variable(1.0), tf.Variable([1.0, 2.0])
+    for value in ["zero", tf.UnconnectedGradients.ZERO]:
+        with tf.GradientTape() as tape:
+            y = x * 2.0
+        assert tape.gradient(y, [x, u], unconnected_gradients=value)[1].numpy().tolist() == [0.0, 0.0]
+    with tf.GradientTape() as tape:
+        y = x * 2.0
+    assert tape.gradient(y, u) is None
+    with tf.GradientTape() as tape:
+        y = x * 2.0
+    with pytest.raises(ValueError, match="Unknown value for unconnected_gradients"):
+        tape.gradient(y, x, unconnected_gradients="zeros")
+
+
+def test_gradient_of_x_wrt_x_is_ones():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+    assert tape.gradient(x, x).numpy().tolist() == [1.0, 1.0]
+
+
+def test_none_target_is_a_type_error():
+    x = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        x * 2.0
+    with pytest.raises(TypeError, match="received None"):
+        tape.gradient(None, x)
+
+
+def test_integer_sources_get_none_and_watch_warns(caplog):
+    i = tf.constant(3)
+    with caplog.at_level(logging.WARNING, logger="minitape"):
+        minitape_logger = logging.getLogger("minitape")
+        minitape_logger.propagate = True
+        try:
+            with tf.GradientTape() as tape:
+                tape.watch(i)
+                y = tf.cast(i, tf.float32) * 2.0
+        finally:
+            minitape_logger.propagate = False
+    assert "The dtype of the watched tensor must be floating" in caplog.text
+    assert tape.gradient(y, i) is None
+
+
+def test_watch_rejects_non_tensors():
+    with tf.GradientTape() as tape:
+        for bad in [3.0, np.ones(2), [tf.constant(1.0), "a"]]:
+            with pytest.raises(ValueError, match="not tf.Tensor or tf.Variable"):
+                tape.watch(bad)
+
+
+def test_watch_accepts_nests():
+    a, b = tf.constant(1.0), tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch({"a": a, "rest": [b]})
+        y = a * b
+    assert [float(g) for g in tape.gradient(y, [a, b])] == [2.0, 1.0]
+
+
+# --- one-shot and persistent ----------------------------------------------------------------
+def test_non_persistent_second_call_raises():
+    x = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    tape.gradient(y, x)
+    with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used to "
+                                           r"compute one set of gradients \(or jacobians\)"):
+        tape.gradient(y, x)
+
+
+def test_non_persistent_tape_releases_its_recording():
+    x = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        hidden = tf.exp(x)           # an intermediate only the tape holds on to
+        y = hidden * 2.0
+    ref = weakref.ref(hidden)
+    del hidden
+    assert ref() is not None         # still recorded
+    tape.gradient(y, x)
+    assert ref() is None             # freed at once: no reference cycles
+    assert tape._entries is None
+
+
+def test_persistent_tape_many_calls_then_del_frees():
+    x = tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * x
+        z = y * x
+    assert float(tape.gradient(y, x)) == 4.0
+    assert float(tape.gradient(z, x)) == 12.0
+    ref = weakref.ref(y)
+    del y, z
+    assert ref() is not None
+    del tape
+    gc.collect()
+    assert ref() is None
+
+
+def test_gradient_inside_block_stops_a_one_shot_tape():
+    x = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+        g = tape.gradient(y, x)
+        z = g * x                    # not recorded: the tape stopped recording
+        assert not tape._recording
+    assert float(g) == 6.0
+
+
+def test_persistent_gradient_inside_block_is_recorded_and_warns_once(capsys):
+    x = tf.Variable(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = x ** 3
+        g = tape.gradient(y, x)      # recorded on the same tape
+        g2 = tape.gradient(y, x)
+    h = tape.gradient(g, x)
+    assert float(g) == 27.0 and float(g2) == 27.0 and float(h) == 18.0
+    err = capsys.readouterr().err
+    assert err.count("Calling GradientTape.gradient on a persistent tape inside its context") <= 1
+
+
+# --- several tapes, threads ---------------------------------------------------------------
+def test_two_tapes_each_see_their_own_watches():
+    a, b = tf.constant(2.0), tf.constant(3.0)
+    with tf.GradientTape() as ta, tf.GradientTape() as tb:
+        ta.watch(a)
+        tb.watch(b)
+        y = a * b
+    assert float(ta.gradient(y, a)) == 3.0 and ta is not tb
+    assert tb.gradient(y, a) is None
+
+
+def test_perturbation_confusion():
+    # d/dx [ x * d/dy (x + y) ]  at x = 1: the inner derivative is 1 (a constant), so the
+    # answer is 1. Mixing the tapes would give 2.
+    x = tf.constant(1.0)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        y = tf.constant(1.0)
+        with tf.GradientTape() as inner:
+            inner.watch(y)
+            s = x + y
+        dsdy = inner.gradient(s, y)
+        f = x * dsdy
+    assert float(outer.gradient(f, x)) == 1.0
+
+
+def test_third_derivative_by_three_tapes():
+    x = tf.Variable(1.5)
+    with tf.GradientTape() as t3:
+        with tf.GradientTape() as t2:
+            with tf.GradientTape() as t1:
+                y = x ** 4
+            d1 = t1.gradient(y, x)
+        d2 = t2.gradient(d1, x)
+    d3 = t3.gradient(d2, x)
+    assert np.isclose(float(d3), 24 * 1.5)
+
+
+def test_threads_have_their_own_tape_stacks():
+    results, barrier = {}, threading.Barrier(2)
+
+    def work(name, value):
+        x = tf.Variable(value)
+        with tf.GradientTape() as tape:
+            barrier.wait()           # both tapes active at the same time
+            y = x * x
+            barrier.wait()
+        results[name] = (float(tape.gradient(y, x)), len(tape.watched_variables()))
+
+    ts = [threading.Thread(target=work, args=(n, v)) for n, v in [("a", 1.0), ("b", 5.0)]]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert results == {"a": (2.0, 1), "b": (10.0, 1)}
+
+
+# --- stop_recording, reset, watched_variables ---------------------------------------------
+def test_stop_recording():
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        with tape.stop_recording():
+            noise = x * 100.0
+        y = x * x + noise
+    assert float(tape.gradient(y, x)) == 4.0
+
+
+def test_stop_recording_errors():
+    with pytest.raises(RuntimeError, match="not recording"):
+        with tf.GradientTape().stop_recording():
+            pass
+
+
+def test_reset_clears_recording_and_watches():
+    x, c = tf.Variable(2.0), tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(c)
+        y = x * x
+        tape.reset()
+        z = x * 3.0
+    assert tape.gradient(z, x).numpy() == 3.0
+    with tf.GradientTape() as tape:
+        tape.watch(c)
+        tape.reset()
+        z = c * 2.0
+    assert tape.gradient(z, c) is None
+    with pytest.raises(ValueError, match="Tape is not recording"):
+        tape.reset()
+
+
+def test_watched_variables_in_creation_order_and_after_release():
+    b = tf.Variable(1.0, name="b")
+    a = tf.Variable(2.0, name="a")
+    with tf.GradientTape() as tape:
+        y = a * b
+    assert [v.name for v in tape.watched_variables()] == ["b:0", "a:0"]
+    tape.gradient(y, [a, b])
+    assert [v.name for v in tape.watched_variables()] == ["b:0", "a:0"]
+
+
+# --- jacobians ------------------------------------------------------------------------------
+def test_jacobian_shape_and_values():
+    x = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.stack([x[0] * x[1], x[2] ** 2])
+    j = tape.jacobian(y, x)
+    assert j.shape == (2, 3)
+    assert j.numpy().tolist() == [[2.0, 1.0, 0.0], [0.0, 0.0, 6.0]]
+
+
+def test_jacobian_unconnected_and_one_shot():
+    x, u = tf.constant([1.0, 2.0]), tf.constant([5.0])
+    with tf.GradientTape() as tape:
+        tape.watch([x, u])
+        y = x * 2.0
+    jx, ju = tape.jacobian(y, [x, u])
+    assert ju is None and jx.numpy().tolist() == [[2.0, 0.0], [0.0, 2.0]]
+    with pytest.raises(RuntimeError):
+        tape.jacobian(y, x)
+    with tf.GradientTape() as tape:
+        tape.watch(u)
+        y = x * 2.0
+    assert tape.jacobian(y, u, unconnected_gradients="zero").shape == (2, 1)
+
+
+def test_hessian_by_jacobian_of_gradient():
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            f = x[0] ** 2 * x[1] + x[1] ** 3
+        g = inner.gradient(f, x)
+    h = outer.jacobian(g, x)
+    assert h.numpy().tolist() == [[4.0, 2.0], [2.0, 12.0]]   # [[2x1, 2x0], [2x0, 6x1]]
+
+
+def test_batch_jacobian():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.stack([x[:, 0] * x[:, 1], x[:, 0], tf.zeros(3)], axis=1)   # [3, 3]
+    j = tape.batch_jacobian(y, x)
+    assert j.shape == (3, 3, 2)
+    assert j.numpy()[1].tolist() == [[4.0, 3.0], [1.0, 0.0], [0.0, 0.0]]
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x, axis=0)
+    with pytest.raises(ValueError, match="Need first dimension of target shape"):
+        tape.batch_jacobian(y, x)
+
+
+# --- custom gradients ---------------------------------------------------------------------
+def test_custom_gradient_recorded_as_one_op():
+    @tf.custom_gradient
+    def clip_grad(x):
+        return tf.identity(x), lambda g: tf.clip_by_value(g, -1.0, 1.0)
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = clip_grad(x) * 10.0
+    assert float(tape.gradient(y, x)) == 1.0
+
+
+def test_custom_gradient_stable_log1pexp():
+    @tf.custom_gradient
+    def log1pexp(x):
+        e = tf.exp(x)
+        return tf.math.log(1 + e), lambda g: g * (1 - 1 / (1 + e))
+    x = tf.constant(100.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = log1pexp(x)
+    assert float(tape.gradient(y, x)) == 1.0
+
+
+def test_custom_gradient_wrong_number_of_gradients():
+    @tf.custom_gradient
+    def f(x, y):
+        return x * y, lambda g: g * y        # two inputs, one gradient
+    a, b = tf.constant(1.0), tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        z = f(a, b)
+    with pytest.raises(ValueError, match="expected to return 2 gradients, but returned 1"):
+        tape.gradient(z, [a, b])

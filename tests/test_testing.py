@@ -1,0 +1,53 @@
+"""check_grads must fail on wrong rules: otherwise every other gradient test proves nothing."""
+import numpy as np
+import pytest
+
+import minitape as tf
+from minitape import ops
+from minitape.testing import check_grads
+
+
+@pytest.fixture
+def swap_rule():
+    saved = {}
+
+    def swap(op, rules):
+        saved.setdefault(op, op.vjps)
+        op.vjps = rules
+    yield swap
+    for op, rules in saved.items():
+        op.vjps = rules
+
+
+def test_passes_on_the_true_rule():
+    check_grads(tf.sin, np.array([0.3, -1.2, 2.0]))
+
+
+def test_fails_on_a_wrong_first_order_rule(swap_rule):
+    swap_rule(ops.Sin, (lambda g, ans, x: g * tf.sin(x),))     # should be cos
+    with pytest.raises(AssertionError, match="VJP check failed"):
+        check_grads(tf.sin, np.array([0.3, -1.2, 2.0]), order=1)
+
+
+def test_fails_on_a_wrong_broadcasting_rule(swap_rule):
+    swap_rule(ops.Add, (lambda g, ans, x, y: g, lambda g, ans, x, y: g[0]))   # no unbroadcast
+    with pytest.raises(AssertionError):
+        check_grads(tf.add, np.ones((3, 4)), np.ones((4,)), order=1)
+
+
+def test_fails_on_a_rule_not_written_with_differentiable_ops(swap_rule):
+    # Right first derivative of tanh, but computed from a numpy constant: the tape cannot
+    # see that it depends on x, so the second derivative comes out wrong.
+    swap_rule(ops.Tanh, (lambda g, ans, x: g * tf.constant(1 - ans.numpy() ** 2),))
+    x = np.array([0.3, -0.8])
+    check_grads(tf.tanh, x, order=1)
+    with pytest.raises(AssertionError):
+        check_grads(tf.tanh, x, order=2)
+
+
+def test_fails_on_a_wrong_custom_gradient():
+    @tf.custom_gradient
+    def bad_square(x):
+        return x * x, lambda g: g * x          # should be 2 * x
+    with pytest.raises(AssertionError):
+        check_grads(bad_square, np.array([1.5, -0.5]), order=1)
