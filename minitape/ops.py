@@ -466,10 +466,13 @@ def concat(values, axis, name=None):
     base = ts[0]._value.shape
     for i, t in enumerate(ts[1:], 1):
         s = t._value.shape
-        if len(s) != nd or any(a != b for k, (a, b) in enumerate(zip(base, s)) if k != axis):
-            raise invalid("ConcatV2", f"ConcatOp : Dimension {axis if len(s) == nd else 0} in both "
-                                      f"shapes must be equal: shape[0] = {list(base)} vs. "
-                                      f"shape[{i}] = {list(s)}")
+        if len(s) != nd:
+            raise invalid("ConcatV2", f"ConcatOp : Ranks of all input tensors should match: "
+                                      f"shape[0] = {list(base)} vs. shape[{i}] = {list(s)}")
+        bad = [k for k, (a, b) in enumerate(zip(base, s)) if k != axis and a != b]
+        if bad:
+            raise invalid("ConcatV2", f"ConcatOp : Dimension {bad[0]} in both shapes must be "
+                                      f"equal: shape[0] = {list(base)} vs. shape[{i}] = {list(s)}")
     return apply(Concat, *ts, axis=axis)
 
 

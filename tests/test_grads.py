@@ -192,3 +192,63 @@ def test_custom_gradient_is_checked():
         e = tf.exp(x)
         return tf.math.log(1 + e), lambda g: g * (1 - 1 / (1 + e))
     check_grads(log1pexp, rand((4,)))
+
+
+# --- TF's conventions at non-smooth points (hand-derived expectations) --------------------
+def grad_of(fn, *values):
+    xs = [tf.constant(v) for v in values]
+    with tf.GradientTape() as tape:
+        tape.watch(xs)
+        y = fn(*xs)
+    return tape.gradient(y, xs)
+
+
+def test_relu_and_abs_have_zero_slope_at_zero():
+    (g,) = grad_of(tf.nn.relu, [-1.0, 0.0, 2.0])
+    assert g.numpy().tolist() == [0.0, 0.0, 1.0]
+    (g,) = grad_of(tf.abs, [-1.0, 0.0, 2.0])
+    assert g.numpy().tolist() == [-1.0, 0.0, 1.0]
+
+
+def test_maximum_minimum_ties_go_to_the_first_argument():
+    gx, gy = grad_of(tf.maximum, [1.0, 2.0, 3.0], [1.0, 5.0, 0.0])
+    assert gx.numpy().tolist() == [1.0, 0.0, 1.0] and gy.numpy().tolist() == [0.0, 1.0, 0.0]
+    gx, gy = grad_of(tf.minimum, [1.0, 2.0], [1.0, 0.0])
+    assert gx.numpy().tolist() == [1.0, 0.0] and gy.numpy().tolist() == [0.0, 1.0]
+
+
+def test_reduce_max_splits_ties_equally():
+    (g,) = grad_of(tf.reduce_max, [3.0, 1.0, 3.0, 3.0])
+    assert np.allclose(g.numpy(), [1 / 3, 0, 1 / 3, 1 / 3])
+    (g,) = grad_of(lambda x: tf.reduce_min(x, axis=1), [[1.0, 1.0], [0.0, 2.0]])
+    assert g.numpy().tolist() == [[0.5, 0.5], [1.0, 0.0]]
+
+
+def test_where_routes_the_gradient_to_the_chosen_branch():
+    cond = tf.constant([True, False, True])
+    gx, gy = grad_of(lambda x, y: tf.where(cond, x, y) * 2.0, [1.0, 1.0, 1.0], [5.0, 5.0, 5.0])
+    assert gx.numpy().tolist() == [2.0, 0.0, 2.0] and gy.numpy().tolist() == [0.0, 2.0, 0.0]
+
+
+def test_where_does_not_hide_nan_in_the_unchosen_branch_like_tf():
+    # TF's well-known pitfall: where(x > 0, log(x), 0) has a nan gradient at x = 0 because
+    # log's rule runs for every element (0 * inf = nan). The fix: make the input safe first.
+    (g,) = grad_of(lambda x: tf.where(x > 0, tf.math.log(x), 0.0), [0.0, 1.0])
+    assert np.isnan(g.numpy()[0]) and g.numpy()[1] == 1.0
+    (g,) = grad_of(lambda x: tf.where(x > 0, tf.math.log(tf.where(x > 0, x, 1.0)), 0.0), [0.0, 1.0])
+    assert g.numpy().tolist() == [0.0, 1.0]
+
+
+def test_sign_has_zero_gradient_round_and_floor_none():
+    (g,) = grad_of(tf.sign, [-2.0, 3.0])
+    assert g.numpy().tolist() == [0.0, 0.0]
+    for fn in (tf.round, tf.floor, tf.math.ceil):
+        (g,) = grad_of(fn, [1.2, 2.7])
+        assert g is None
+
+
+def test_sqrt_at_zero_is_inf_and_pow_base_zero():
+    (g,) = grad_of(tf.sqrt, [0.0])
+    assert np.isinf(g.numpy()[0])
+    gx, gy = grad_of(tf.pow, [0.0], [2.0])
+    assert gx.numpy().tolist() == [0.0] and gy.numpy().tolist() == [0.0]   # log(x) := 0 at x <= 0

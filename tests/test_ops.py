@@ -1,0 +1,124 @@
+"""Forward values of the ops (against numpy) and the errors bad input gets."""
+import numpy as np
+import pytest
+
+import minitape as tf
+from minitape.errors import InvalidArgumentError
+
+x_np = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=np.float32)
+
+
+@pytest.mark.parametrize("fn,ref", [
+    (tf.exp, np.exp), (tf.sin, np.sin), (tf.cos, np.cos), (tf.tanh, np.tanh),
+    (tf.abs, np.abs), (tf.sign, np.sign), (tf.square, np.square), (tf.negative, np.negative),
+    (tf.nn.relu, lambda v: np.maximum(v, 0)), (tf.sigmoid, lambda v: 1 / (1 + np.exp(-v))),
+    (tf.nn.softplus, lambda v: np.log1p(np.exp(v))),
+    (tf.nn.elu, lambda v: np.where(v > 0, v, np.exp(v) - 1)),
+    (tf.round, np.round), (tf.floor, np.floor)])
+def test_elementwise_forward(fn, ref):
+    out = fn(tf.constant(x_np))
+    assert out.dtype == tf.float32 and out.shape == x_np.shape
+    np.testing.assert_allclose(out.numpy(), ref(x_np), rtol=1e-6)
+
+
+def test_positive_domain_forward():
+    p = np.abs(x_np) + 0.1
+    for fn, ref in [(tf.sqrt, np.sqrt), (tf.math.log, np.log), (tf.math.log1p, np.log1p)]:
+        np.testing.assert_allclose(fn(tf.constant(p)).numpy(), ref(p), rtol=1e-6)
+
+
+def test_sigmoid_and_softplus_are_stable_at_extremes():
+    big = tf.constant([-1000.0, 1000.0])
+    assert tf.sigmoid(big).numpy().tolist() == [0.0, 1.0]
+    assert tf.nn.softplus(big).numpy().tolist() == [0.0, 1000.0]
+
+
+def test_log_of_zero_is_silent_minus_inf(recwarn):
+    assert tf.math.log(tf.constant(0.0)).numpy() == -np.inf
+    assert len(recwarn) == 0
+
+
+def test_reductions_forward():
+    t = tf.constant(x_np)
+    assert np.isclose(tf.reduce_sum(t).numpy(), x_np.sum())
+    assert tf.reduce_mean(t, axis=0).numpy().tolist() == x_np.mean(axis=0).tolist()
+    assert tf.reduce_max(t, axis=1, keepdims=True).shape == (2, 1)
+    assert tf.reduce_min(t, axis=[0, 1]).numpy() == x_np.min()
+    assert tf.reduce_sum(tf.constant([1, 2, 3])).dtype == tf.int32
+    assert bool(tf.reduce_all(tf.constant([True, True]))) and bool(tf.reduce_any(tf.constant([False, True])))
+    assert np.isclose(tf.norm(tf.constant([3.0, 4.0])).numpy(), 5.0)
+
+
+def test_shape_ops_forward():
+    t = tf.constant(np.arange(6.0).reshape(2, 3))
+    assert tf.transpose(t).shape == (3, 2) and tf.reshape(t, [-1]).shape == (6,)
+    assert tf.expand_dims(t, 0).shape == (1, 2, 3) and tf.squeeze(tf.ones((1, 3, 1))).shape == (3,)
+    assert tf.concat([t, t], axis=0).shape == (4, 3) and tf.stack([t, t], axis=-1).shape == (2, 3, 2)
+    assert tf.broadcast_to(tf.constant([1.0, 2.0]), [3, 2]).shape == (3, 2)
+    assert tf.shape(t).numpy().tolist() == [2, 3] and tf.size(t).numpy() == 6
+
+
+def test_where_and_clip_forward():
+    c = tf.constant([True, False])
+    assert tf.where(c, tf.constant([1.0, 2.0]), 0.0).numpy().tolist() == [1.0, 0.0]
+    assert tf.where(c).numpy().tolist() == [[0]]
+    assert tf.clip_by_value(tf.constant([-2.0, 0.5, 3.0]), -1.0, 1.0).numpy().tolist() == [-1.0, 0.5, 1.0]
+    assert tf.maximum(tf.constant([1.0, 5.0]), 2.0).numpy().tolist() == [2.0, 5.0]
+
+
+def test_namespaces_mirror_tf():
+    assert tf.math.reduce_sum is tf.reduce_sum and tf.linalg.matmul is tf.matmul
+    assert tf.nn.relu is tf.relu and tf.math.sigmoid is tf.sigmoid
+    assert tf.math.is_nan(tf.constant([np.nan, 1.0])).numpy().tolist() == [True, False]
+    assert tf.math.is_inf(tf.constant([np.inf, 1.0])).numpy().tolist() == [True, False]
+
+
+# --- bad input: clear errors naming shapes and dtypes -------------------------------------
+def test_broadcasting_mismatch_names_the_shapes():
+    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[3\] vs. \[4\] \[Op:AddV2\]"):
+        tf.ones(3) + tf.ones(4)
+    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[2, 3\] vs. \[2\]"):
+        tf.multiply(tf.ones((2, 3)), tf.ones(2))
+
+
+def test_matmul_errors_name_the_shapes():
+    with pytest.raises(InvalidArgumentError, match=r"Matrix size-incompatible: In\[0\]: \[2, 3\], In\[1\]: \[4, 5\]"):
+        tf.matmul(tf.ones((2, 3)), tf.ones((4, 5)))
+    with pytest.raises(InvalidArgumentError, match=r"In\[0\] is not a matrix. Instead it has shape \[3\]"):
+        tf.matmul(tf.ones(3), tf.ones((3, 2)))
+
+
+def test_shape_op_errors():
+    with pytest.raises(InvalidArgumentError, match="Input to reshape is a tensor with 6 values, but the requested shape"):
+        tf.reshape(tf.ones((2, 3)), [4])
+    with pytest.raises(InvalidArgumentError, match=r"Can not squeeze dim\[1\], expected a dimension of 1, got 3"):
+        tf.squeeze(tf.ones((2, 3)), axis=1)
+    with pytest.raises(InvalidArgumentError, match=r"ConcatOp : Dimension 1 in both shapes must be equal"):
+        tf.concat([tf.ones((2, 3)), tf.ones((2, 4))], axis=0)
+    with pytest.raises(ValueError, match=r"Shapes of all inputs must match"):
+        tf.stack([tf.ones(2), tf.ones(3)])
+    with pytest.raises(InvalidArgumentError, match=r"Invalid reduction dimension \(2 for input with 2 dimension"):
+        tf.reduce_sum(tf.ones((2, 3)), axis=2)
+    with pytest.raises(InvalidArgumentError, match=r"the tensor has shape \[2, 3\]"):
+        tf.ones((2, 3))[5]
+
+
+def test_dtype_errors():
+    with pytest.raises(InvalidArgumentError, match="int32"):
+        tf.exp(tf.constant([1, 2]))
+    with pytest.raises(InvalidArgumentError, match="bool tensor but is a float tensor"):
+        tf.where(tf.constant([1.0]), tf.constant([1.0]), tf.constant([2.0]))
+    with pytest.raises(TypeError, match="str"):
+        tf.constant(1.0) + "a"
+
+
+def test_gradient_argument_errors():
+    x = tf.Variable(1.0)
+    with tf.GradientTape() as tape:
+        y = x * 2.0
+    with pytest.raises(TypeError, match="Each source must be a tf.Tensor or tf.Variable"):
+        tape.gradient(y, [x, 3.0])
+    with tf.GradientTape() as tape:
+        y = x * tf.ones(2)
+    with pytest.raises(ValueError, match=r"shape \(3,\) but its target has shape \(2,\)"):
+        tape.gradient(y, x, output_gradients=tf.ones(3))
