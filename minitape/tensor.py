@@ -335,10 +335,10 @@ def _to_numpy(value, dtype=None):
         raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                          f"({type(value)}) to a Tensor.")
     npd = _dt.as_dtype(dtype)._np
-    if npd.kind in "iub":
-        raw = np.asarray(value)
-        if raw.dtype.kind == "f" and not np.all(np.mod(raw, 1) == 0):
-            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {npd.name}")
+    if npd.kind in "iub" and not isinstance(value, (np.ndarray, np.generic)) \
+            and np.asarray(value).dtype.kind == "f":
+        # TF refuses Python floats for integer tensors, even 1.0 (numpy arrays are cast).
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {npd.name}")
     try:
         return np.array(value, dtype=npd)
     except (TypeError, ValueError):
@@ -413,7 +413,7 @@ def operand(x, like, op_name):
         npd = like._value.dtype
         if isinstance(x, (np.ndarray, np.generic)) and x.dtype == npd:
             return Tensor(np.array(x))
-        if npd.kind in "iu" and isinstance(x, float) and not float(x).is_integer():
+        if npd.kind in "iu" and isinstance(x, float):
             raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {npd.name}")
         try:
             return Tensor(np.array(x, dtype=npd))

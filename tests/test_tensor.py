@@ -31,6 +31,11 @@ def test_python_and_numpy_operands_take_the_tensors_dtype():
     assert (i + 1).dtype == tf.int32
     with pytest.raises(TypeError, match="Cannot convert 1.5 to EagerTensor of dtype int32"):
         i + 1.5
+    with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32"):
+        i * 2.0
+    with pytest.raises(TypeError, match="Cannot convert 1.0 to EagerTensor of dtype int32"):
+        tf.constant(1.0, dtype=tf.int32)
+    assert tf.constant(np.array([1.7]), dtype=tf.int32).numpy().tolist() == [1]
 
 
 def test_mixed_tensor_dtypes_raise_a_clear_error():
