@@ -14,8 +14,11 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+# JupyterLab refuses to start as root unless told to (containers and CI run as root).
+LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/00_index.ipynb
+	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_index.ipynb
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -20,5 +20,9 @@ from .ops import *  # noqa: F401,F403
 from .ops import abs, pow, range, round  # noqa: F401  (TF's names, shadowing builtins on purpose)
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
 from . import linalg, math, nn, random  # noqa: F401
+from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
+from .function import function, init_scope  # noqa: F401
+from . import config  # noqa: F401
+from . import keras  # noqa: F401
 
 __version__ = "0.1.0"

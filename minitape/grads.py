@@ -13,13 +13,14 @@ Edge conventions follow TF: relu'(0) = 0, abs'(0) = 0, a tie in maximum/minimum 
 gradient to the first argument, reduce_max splits it equally among tied maxima, sign has a
 zero gradient, round/floor/ceil have none (None), `where` routes g to the branch it chose.
 """
+import math
+
 import numpy as np
 
 from . import ops as o
 from .ops import (cast, equal, greater, greater_equal, less, less_equal, logical_or, reduce_sum,
                   reshape, transpose, where, zeros_like)
-from .tape import apply
-from .tensor import Tensor
+from .tape import Op, apply
 
 
 def unbroadcast(g, x):
@@ -30,27 +31,31 @@ def unbroadcast(g, x):
         return g
     lead = len(gshape) - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
-    return reshape(reduce_sum(g, axis=axes), shape)
+    summed = apply(o.Sum, g, axis=axes, keepdims=False)   # (axes are already valid and sorted)
+    return summed if summed._value.shape == shape else reshape(summed, shape)
+
+
+Step = Op("Step", lambda x: (x > 0).astype(x.dtype))
+Step.vjps = (None,)   # a constant almost everywhere: no gradient
 
 
 def step(x):
-    """1 where x > 0, else 0, as a constant (its own derivative is zero everywhere)."""
-    return Tensor((x._value > 0).astype(x._value.dtype))
+    """1 where x > 0, else 0 (an op, so that `minitape.function` replays it)."""
+    return apply(Step, x)
 
 
 def _like_reduced(g, x, axis, keepdims):
     """Broadcast the gradient of a reduction back over the reduced axes of `x`."""
     shape = x._value.shape
-    if not keepdims:
-        kept = [1 if axis is None or i in axis else d for i, d in enumerate(shape)]
+    if not keepdims and axis is not None:   # (after a full reduction g is a scalar: it broadcasts as is)
+        kept = [1 if i in axis else d for i, d in enumerate(shape)]
         g = reshape(g, kept)
     return o.broadcast_to(g, shape)
 
 
 def _count(x, axis):
     shape = x._value.shape
-    n = np.prod(shape) if axis is None else np.prod([shape[i] for i in axis])
-    return float(n)
+    return float(math.prod(shape) if axis is None else math.prod(shape[i] for i in axis))
 
 
 def _reduce_extreme(g, ans, x, axis, keepdims):
@@ -58,11 +63,6 @@ def _reduce_extreme(g, ans, x, axis, keepdims):
     picked = cast(equal(_like_reduced(ans, x, axis, keepdims), x), x.dtype)
     count = _like_reduced(reduce_sum(picked, axis=axis, keepdims=keepdims), x, axis, keepdims)
     return picked / count * _like_reduced(g, x, axis, keepdims)
-
-
-def _mT(x):
-    n = x._value.ndim
-    return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
 
 
 def _inverse(perm):
@@ -123,21 +123,24 @@ VJPS = {
     o.ClipByValue: (lambda g, ans, x, lo, hi: where(logical_or(less(x, lo), greater(x, hi)), 0, g),
                     lambda g, ans, x, lo, hi: unbroadcast(where(less(x, lo), g, 0), lo),
                     lambda g, ans, x, lo, hi: unbroadcast(where(greater(x, hi), g, 0), hi)),
-    o.MatMul:   (lambda g, ans, a, b: unbroadcast(g @ _mT(b), a),
-                 lambda g, ans, a, b: unbroadcast(_mT(a) @ g, b)),
+    o.MatMul:   (lambda g, ans, a, b: unbroadcast(o.matmul(g, b, transpose_b=True), a),
+                 lambda g, ans, a, b: unbroadcast(o.matmul(a, g, transpose_a=True), b)),
     o.Transpose:   (lambda g, ans, x, perm: transpose(g, _inverse(perm)),),
     o.Reshape:     (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.ExpandDims:  (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.Squeeze:     (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.BroadcastTo: (lambda g, ans, x, shape: unbroadcast(g, x),),
     o.Sum:  (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims),),
-    o.Mean: (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims) / _count(x, axis),),
+    o.Mean: (lambda g, ans, x, axis, keepdims: _like_reduced(g / _count(x, axis), x, axis, keepdims),),
     o.Max:  (_reduce_extreme,),
     o.Min:  (_reduce_extreme,),
     o.StridedSlice: (lambda g, ans, x, key: apply(o.IndexGrad, g, key=key, shape=x._value.shape),),
     o.IndexGrad:    (lambda g, ans, gx, key, shape: g[key],),
     # ops with any number of inputs: one rule returns every input's gradient
     o.Concat: lambda g, ans, inputs, axis: _split_concat(g, ans, inputs, axis),
+    # no gradient: a deliberate stop, and ops with boolean or integer results
+    **{op: (None,) for op in (o.StopGradient, o.LogicalNot, o.IsNan, o.IsInf, o.IsFinite, o.All,
+                              o.Any, o.ArgMax, o.ArgMin, o.Where)},
     o.Pack:   lambda g, ans, inputs, axis: [g[(slice(None),) * axis + (i,)] for i in range(len(inputs))],
 }
 

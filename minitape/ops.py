@@ -7,6 +7,7 @@ in `grads.py`. Python's operators on tensors and variables (`+`, `*`, `@`, `x[i]
 the functions defined here.
 """
 import builtins
+import math
 
 import numpy as np
 
@@ -17,12 +18,9 @@ from .tape import Op, apply
 from .tensor import (Tensor, Variable, _TensorLike, constant, convert_to_tensor, operand, read,
                      tf_type_name)
 
-def _silent(fn):
-    """TF gives inf/nan silently (log(0), 1/0); so does minitape."""
-    def run(*args, **kw):
-        with np.errstate(all="ignore"):
-            return fn(*args, **kw)
-    return run
+# TF gives inf/nan silently (log(0), 1/0); so does minitape: `_silent(fn)` is fn run with
+# numpy's floating-point warnings off (errstate as a decorator: half the cost of `with`).
+_silent = np.errstate(all="ignore")
 
 
 def _broadcast_check(op_name):
@@ -33,6 +31,16 @@ def _broadcast_check(op_name):
             shapes = " vs. ".join(str(list(np.shape(v))) for v in (a, b) + rest)
             raise invalid(op_name, f"Incompatible shapes: {shapes}") from None
     return check
+
+
+def _broadcast_to_check(x, shape):
+    try:
+        fits = np.broadcast_shapes(np.shape(x), shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise invalid("BroadcastTo", f"Unable to broadcast tensor of shape {list(np.shape(x))} "
+                                     f"to tensor of shape {list(shape)}")
 
 
 def _op(name, forward, check=None):
@@ -81,14 +89,27 @@ Transpose = _op("Transpose", lambda x, perm: np.transpose(x, perm))
 Reshape = _op("Reshape", lambda x, shape: np.reshape(x, shape))
 ExpandDims = _op("ExpandDims", lambda x, shape: np.reshape(x, shape))
 Squeeze = _op("Squeeze", lambda x, shape: np.reshape(x, shape))
-BroadcastTo = _op("BroadcastTo", lambda x, shape: np.array(np.broadcast_to(x, shape)))
+BroadcastTo = _op("BroadcastTo", lambda x, shape: np.full(shape, x), _broadcast_to_check)
 Concat = _op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
 Pack = _op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
-Sum = _op("Sum", lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+Sum = _op("Sum", lambda x, axis, keepdims: np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims))
 Mean = _op("Mean", lambda x, axis, keepdims: np.mean(x, axis=axis, keepdims=keepdims).astype(x.dtype))
 Max = _op("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims))
 Min = _op("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims))
 StridedSlice = _op("StridedSlice", lambda x, key: x[key])
+
+# Ops without a gradient (a deliberate stop, or boolean/integer results). They still run
+# through `apply`, so that `minitape.function` records them and replays them.
+StopGradient = _op("StopGradient", lambda x: x)
+LogicalNot = _op("LogicalNot", np.logical_not)
+IsNan = _op("IsNan", np.isnan)
+IsInf = _op("IsInf", np.isinf)
+IsFinite = _op("IsFinite", np.isfinite)
+All = _op("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims))
+Any = _op("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims))
+ArgMax = _op("ArgMax", lambda x, axis, dtype: np.argmax(x, axis=axis).astype(dtype))
+ArgMin = _op("ArgMin", lambda x, axis, dtype: np.argmin(x, axis=axis).astype(dtype))
+Where = _op("Where", lambda c: np.argwhere(c).astype(np.int64))
 
 
 def _scatter(g, key, shape):
@@ -283,8 +304,8 @@ def identity(input, name=None):  # noqa: A002
 
 
 def stop_gradient(input, name=None):  # noqa: A002
-    """The same value as a brand-new tensor with no history: gradients stop here."""
-    return Tensor(read(input)._value)
+    """The same value, but gradients stop here (its gradient rule is None)."""
+    return apply(StopGradient, read(input))
 
 
 def cast(x, dtype, name=None):
@@ -303,7 +324,7 @@ def where(condition, x=None, y=None, name=None):
         raise invalid("SelectV2", f"cannot compute SelectV2 as input #0(zero-based) was expected "
                                   f"to be a bool tensor but is a {tf_type_name(c._value.dtype)} tensor")
     if x is None and y is None:
-        return Tensor(np.argwhere(c._value).astype(np.int64))
+        return apply(Where, c)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     if not isinstance(x, _TensorLike) and isinstance(y, _TensorLike):
@@ -345,19 +366,19 @@ logical_xor = _compare(np.logical_xor, "LogicalXor")
 
 
 def logical_not(x, name=None):
-    return Tensor(np.logical_not(read(x)._value))
+    return apply(LogicalNot, read(x))
 
 
 def is_nan(x, name=None):
-    return Tensor(np.isnan(read(x)._value))
+    return apply(IsNan, read(x))
 
 
 def is_inf(x, name=None):
-    return Tensor(np.isinf(read(x)._value))
+    return apply(IsInf, read(x))
 
 
 def is_finite(x, name=None):
-    return Tensor(np.isfinite(read(x)._value))
+    return apply(IsFinite, read(x))
 
 
 # --- matrices and shapes ------------------------------------------------------------------
@@ -380,15 +401,15 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
 
 def _swap_last(x):
     n = x._value.ndim
-    return apply(Transpose, x, perm=tuple(range(n - 2)) + (n - 1, n - 2))
+    return apply(Transpose, x, perm=tuple(builtins.range(n - 2)) + (n - 1, n - 2))
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
     a = read(a)
     n = a._value.ndim
-    perm = tuple(range(n))[::-1] if perm is None else tuple(int(p) % n for p in _shape_arg(perm))
-    if sorted(perm) != list(range(n)):
-        raise invalid("Transpose", f"transpose expects a permutation of {list(range(n))}, got "
+    perm = tuple(builtins.range(n))[::-1] if perm is None else tuple(int(p) % n for p in _shape_arg(perm))
+    if sorted(perm) != list(builtins.range(n)):
+        raise invalid("Transpose", f"transpose expects a permutation of {list(builtins.range(n))}, got "
                                    f"{list(perm)}")
     return apply(Transpose, a, perm=perm)
 
@@ -397,7 +418,7 @@ def reshape(tensor, shape, name=None):
     t = read(tensor)
     shape = _shape_arg(shape)
     size = t._value.size
-    known = int(np.prod([s for s in shape if s != -1]))
+    known = math.prod(s for s in shape if s != -1)
     if shape.count(-1) > 1 or (-1 in shape and (known == 0 or size % known)) or \
             (-1 not in shape and known != size):
         raise invalid("Reshape", f"Input to reshape is a tensor with {size} values, but the "
@@ -438,11 +459,6 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
 def broadcast_to(input, shape, name=None):  # noqa: A002
     t = read(input)
     shape = _shape_arg(shape)
-    try:
-        np.broadcast_shapes(t._value.shape, shape)
-    except ValueError:
-        raise invalid("BroadcastTo", f"Unable to broadcast tensor of shape {list(t._value.shape)} "
-                                     f"to tensor of shape {list(shape)}") from None
     if t._value.shape == shape:
         return t
     return apply(BroadcastTo, t, shape=shape)
@@ -539,22 +555,22 @@ reduce_min = _reduction(Min)
 
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     t = read(input_tensor)
-    return Tensor(np.all(t._value, axis=_axes(axis, t._value.ndim, "All"), keepdims=keepdims))
+    return apply(All, t, axis=_axes(axis, t._value.ndim, "All"), keepdims=bool(keepdims))
 
 
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     t = read(input_tensor)
-    return Tensor(np.any(t._value, axis=_axes(axis, t._value.ndim, "Any"), keepdims=keepdims))
+    return apply(Any, t, axis=_axes(axis, t._value.ndim, "Any"), keepdims=bool(keepdims))
 
 
 def argmax(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
     t = read(input)
-    return Tensor(np.argmax(t._value, axis=0 if axis is None else int(axis)).astype(_dt.as_dtype(output_type)._np))
+    return apply(ArgMax, t, axis=0 if axis is None else int(axis), dtype=_dt.as_dtype(output_type)._np)
 
 
 def argmin(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
     t = read(input)
-    return Tensor(np.argmin(t._value, axis=0 if axis is None else int(axis)).astype(_dt.as_dtype(output_type)._np))
+    return apply(ArgMin, t, axis=0 if axis is None else int(axis), dtype=_dt.as_dtype(output_type)._np)
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
@@ -666,5 +682,5 @@ Tensor.__hash__ = Variable.__hash__ = _TensorLike.__hash__
 _TensorLike.__pos__ = lambda self: read(self)
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in {
-    "np", "builtins", "apply", "Op", "STATE", "invalid", "operand", "read", "tf_type_name",
+    "np", "builtins", "math", "apply", "Op", "STATE", "invalid", "operand", "read", "tf_type_name",
     "constant", "convert_to_tensor", "Tensor", "Variable"}]

@@ -64,8 +64,11 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
                  hi=float(maxval) if d.is_floating else int(maxval), dtype=d._np, seed=seed)
 
 
+RandomShuffle = Op("RandomShuffle", lambda x, seed: x[_rng(seed).permutation(len(x))])
+RandomShuffle.vjps = (None,)   # not differentiable
+
+
 def shuffle(value, seed=None, name=None):
     """A copy of `value` with its first dimension shuffled (not differentiable)."""
-    from .tensor import Tensor, read
-    v = read(value)._value
-    return Tensor(v[_rng(seed).permutation(len(v))])
+    from .tensor import read
+    return apply(RandomShuffle, read(value), seed=seed)

@@ -108,8 +108,7 @@ def _backward(entries, watched, targets, target_grads, keep):
     grads = {}
     for t, g in zip(targets, target_grads):
         _accumulate(grads, t._id, g)
-    for i in range(len(entries) - 1, -1, -1):   # newest entry first
-        op, inputs, out, attrs = entries[i]
+    for op, inputs, out, attrs in reversed(entries):   # newest entry first
         g = grads.get(out._id) if out._id in keep else grads.pop(out._id, None)
         if g is None:
             continue                              # this op does not lead to a target

@@ -271,10 +271,10 @@ class Variable(_TensorLike):
             raise ValueError(f"Cannot {how} to variable '{self._name}': shape mismatch. The "
                              f"variable shape {tuple(old.shape)} and the value shape "
                              f"{tuple(np.shape(new))} are incompatible.")
-        self._snap = _snapshot(np.array(new, dtype=old.dtype), self._id)
         tracer = STATE.tracer
-        if tracer is not None:
+        if tracer is not None:   # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)
+        self._snap = _snapshot(np.array(new, dtype=old.dtype), self._id)
         return self
 
     def assign(self, value, use_locking=None, name=None, read_value=True):

@@ -1,0 +1,477 @@
+"""`minitape.function` (TF's `tf.function`): trace a Python function into a graph, replay it.
+
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = mse(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+The first call with a new *signature* (the shapes and dtypes of the tensor arguments, the
+values of the other arguments) runs the Python body once, eagerly, while a `Graph` listens:
+every op that runs is appended to it (`apply` calls `STATE.tracer.record`), and so is every
+variable read and assignment. Later calls with the same signature do not run the Python code
+at all: they replay that list of ops on the new inputs. So, as in TensorFlow:
+
+* a Python side effect (`print`, appending to a list) happens only while tracing;
+* a new input shape or dtype, or a new value of a Python argument, traces again
+  (`f.experimental_get_tracing_count()` says how many traces there were);
+* variables are captured by reference: a replay reads their *current* values and repeats
+  the `assign`s; any other tensor from outside is captured by value, as a constant;
+* random ops draw fresh numbers on every replay;
+* the gradient ops of a tape used inside the function were recorded like any other op, so
+  they are replayed too; and a tape around a call records the replayed ops.
+
+Unlike TensorFlow (whose autograph turns `if`/`while` on tensors into graph ops), Python
+decisions that depend on a tensor's *value* -- `if loss > 1:`, `while tf.reduce_sum(x) < 10:`,
+`float(x)`, `x.numpy()`, `x[tf.argmax(y)]` -- are made once, while tracing: every replay
+repeats the choice made then. Make such choices outside the function, or with ops
+(`tf.where`).
+
+Why a replay is faster: eager execution checks and converts the arguments of every op in
+Python and asks every active tape whether to record it. With no tape active, a replay only
+calls each op's numpy `forward` on the stored values (with a tape active it goes through
+`apply`, so that the tape records).
+
+`f.get_concrete_function(x)` traces without changing any variable and returns the graph for
+that signature; `print(f.get_concrete_function(x).graph)` lists it.
+"""
+import contextlib
+import functools
+import inspect
+import types
+
+import numpy as np
+
+from . import nest
+from .context import STATE, next_id
+from .tape import apply, logger
+from .tensor import Tensor, Variable, _snapshot, convert_to_tensor
+
+__all__ = ["function", "Function", "ConcreteFunction", "Graph", "init_scope",
+           "run_functions_eagerly", "functions_run_eagerly"]
+
+
+@contextlib.contextmanager
+def init_scope():
+    """Step outside any function being traced and any active tape (TF's `tf.init_scope`).
+
+    Code in here runs eagerly, once, and is recorded nowhere: it is where layers and
+    optimizers create their variables, so that a traced function does not replay the random
+    draw of a kernel's initial value on every call."""
+    saved = STATE.tracer, STATE.tapes
+    STATE.tracer, STATE.tapes = None, []
+    try:
+        yield
+    finally:
+        STATE.tracer, STATE.tapes = saved
+
+
+_RUN_EAGERLY = [False]
+
+
+def run_functions_eagerly(run_eagerly):
+    """Debugging switch (TF's `tf.config.run_functions_eagerly`): while True, calling a
+    `minitape.function` just runs its Python code -- prints, breakpoints and all."""
+    _RUN_EAGERLY[0] = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    return _RUN_EAGERLY[0]
+
+
+# --- the graph ----------------------------------------------------------------------------
+# Every node is a 5-tuple (kind, what, input slots, attrs, output slot):
+_OP = "op"          # ("op", op, in_slots, attrs, out)   out <- op.forward(*ins, **attrs)
+_READ = "read"      # ("read", var, (), None, out)       out <- the variable's value now
+_ASSIGN = "assign"  # ("assign", var, (slot,), how, None) var.assign/assign_add/assign_sub(slot)
+_TF_NAMES = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
+             "assign_sub": "AssignSubVariableOp"}
+
+
+class Graph:
+    """What one trace recorded: numbered value *slots*, and the nodes that fill them in order.
+
+    A slot holds a tensor argument (`inputs`), a constant captured by value (`constants`), a
+    variable's value as read, or an op's result. `print(graph)` lists the nodes."""
+
+    def __init__(self, name):
+        self.name = name
+        self.nodes = []
+        self.inputs, self.input_names = [], []   # slots of the tensor arguments
+        self.constants = {}                      # slot -> Tensor captured by value
+        self.outputs = None                      # the returned structure, slots for tensors
+        self.specs = []                          # slot -> (shape, dtype name)
+        self.replayable = True                   # False once a custom_gradient op is seen
+        self.created_variables = False
+        self._first_id = next_id()               # variables with larger ids are new
+        self._slots = {}                         # id(tensor) -> slot, while tracing
+        self._traced = []                        # slot -> tensor (keeps those ids unique)
+        self._old_values = {}                    # var id -> (var, value before the trace)
+
+    # -- building --------------------------------------------------------------------------
+    def _new_slot(self, tensor):
+        slot = len(self._traced)
+        self._traced.append(tensor)
+        self._slots[id(tensor)] = slot
+        self.specs.append((tuple(np.shape(tensor._value)), tensor._value.dtype.name))
+        return slot
+
+    def _slot(self, tensor):
+        """The slot of a tensor; a tensor made outside the trace becomes a constant."""
+        slot = self._slots.get(id(tensor))
+        if slot is None:
+            slot = self._new_slot(tensor)
+            self.constants[slot] = tensor
+        return slot
+
+    def add_input(self, tensor, name):
+        """A stand-in for a tensor argument: a new object (an argument passed twice gets two
+        slots) with the argument's id (so a tape around the call still sees the argument)."""
+        stand_in = _snapshot(tensor._value, tensor._id)
+        self.inputs.append(self._new_slot(stand_in))
+        self.input_names.append(name)
+        return stand_in
+
+    # -- the three hooks the core calls while STATE.tracer is this graph ------------------
+    def record(self, op, inputs, out, attrs):
+        if op.name.startswith("CustomGradient"):
+            self.replayable = False   # its forward and gradient are Python closures
+        ins = tuple(self._slot(x) for x in inputs)
+        self.nodes.append((_OP, op, ins, attrs, self._new_slot(out)))
+
+    def variable_read(self, var):
+        self._note(var)
+        if id(var._snap) not in self._slots:   # a new value of the variable: read it
+            self.nodes.append((_READ, var, (), None, self._new_slot(var._snap)))
+
+    def variable_assigned(self, var, value, how):
+        """Called just before `var` changes."""
+        self._note(var)
+        self._old_values.setdefault(var._id, (var, var._snap))
+        if isinstance(value, Variable):
+            self.variable_read(value)
+            slot = self._slots[id(value._snap)]
+        elif isinstance(value, Tensor):
+            slot = self._slot(value)
+        else:   # Python or numpy data: a constant, converted as `assign` converts it
+            slot = self._slot(convert_to_tensor(value, dtype=var.dtype))
+        self.nodes.append((_ASSIGN, var, (slot,), how, None))
+
+    def _note(self, var):
+        if var._id > self._first_id:
+            self.created_variables = True
+
+    # -- finishing -------------------------------------------------------------------------
+    def set_outputs(self, result):
+        """The returned structure, its tensors (and numbers, variables) as slots."""
+        def slot_of(x):
+            if x is None:
+                return None
+            return self._slot(x if isinstance(x, Tensor) else convert_to_tensor(x))
+        self.outputs = nest.map_structure(slot_of, result)
+
+    def traced_outputs(self):
+        return nest.map_structure(lambda s: None if s is None else self._traced[s], self.outputs)
+
+    def finish(self, undo_assignments=False):
+        """End of the trace: optionally put the variables back, drop the unused ops, and
+        forget the traced tensors (keeping the constants)."""
+        if undo_assignments:
+            for var, old in self._old_values.values():
+                var._snap = old
+        self._prune()
+        self._slots = self._traced = self._old_values = None
+
+    def _prune(self):
+        """Drop the ops whose results nothing uses (say, a value computed only to be
+        printed). Assignments and random draws stay: they change state."""
+        needed = {s for s in nest.flatten(self.outputs) if s is not None}
+        kept = []
+        for node in reversed(self.nodes):
+            kind, what, ins, _, out = node
+            if kind is _ASSIGN or out in needed or (kind is _OP and what.name.startswith("Random")):
+                needed.update(ins)
+                kept.append(node)
+        self.nodes = kept[::-1]
+
+    # -- reading it ------------------------------------------------------------------------
+    def get_operations(self):
+        """The nodes as (name, type) pairs, named as TF names graph operations."""
+        counts, out = {}, []
+        for kind, what, _, how, _ in self.nodes:
+            kind_name = what.name if kind is _OP else "ReadVariableOp" if kind is _READ else _TF_NAMES[how]
+            n = counts.get(kind_name, 0)
+            counts[kind_name] = n + 1
+            out.append(Operation(kind_name if n == 0 else f"{kind_name}_{n}", kind_name))
+        return out
+
+    def _spec(self, slot):
+        shape, dtype = self.specs[slot]
+        return f"{dtype}{list(shape)}"
+
+    def _ref(self, slot):
+        """How a slot appears as an operand: small constants are written out."""
+        t = self.constants.get(slot)
+        if t is not None and np.size(t._value) <= 4:
+            v = np.asarray(t._value)
+            return str(v[()]) if v.ndim == 0 else np.array2string(v, separator=", ")
+        return f"%{slot}"
+
+    def __str__(self):
+        args = ", ".join(f"{n}: {self._spec(s)}" for s, n in zip(self.inputs, self.input_names))
+        lines = [f"{self.name}({args}):"]
+        for s, n in zip(self.inputs, self.input_names):
+            lines.append(f"    %{s} = {n}")
+        for s in sorted(self.constants):
+            if self._ref(s).startswith("%"):
+                lines.append(f"    %{s} = constant  # {self._spec(s)}")
+        for kind, what, ins, attrs, out in self.nodes:
+            if kind is _ASSIGN:
+                lines.append(f"    {what.name.split(':')[0]}.{attrs}({self._ref(ins[0])})")
+                continue
+            if kind is _READ:
+                text = f"read {what.name.split(':')[0]}"
+            else:
+                params = [self._ref(i) for i in ins] + [f"{k}={_fmt(v)}" for k, v in attrs.items()]
+                text = f"{what.name}({', '.join(params)})"
+            lines.append(f"    %{out} = {text}".ljust(56) + f"  # {self._spec(out)}")
+        result = nest.map_structure(lambda s: "None" if s is None else self._ref(s), self.outputs)
+        lines.append(f"    return {result}".replace("'", ""))
+        return "\n".join(lines)
+
+
+class Operation(tuple):
+    """(name, type) of one graph node."""
+    __slots__ = ()
+
+    def __new__(cls, name, type_):
+        return tuple.__new__(cls, (name, type_))
+
+    name = property(lambda self: self[0])
+    type = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"<Operation {self.name!r} type={self.type}>"
+
+
+def _fmt(v):
+    """An op attribute, readably: dtypes by name, slices as a:b."""
+    if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
+        return np.dtype(v).name
+    if isinstance(v, slice):
+        return ":".join("" if p is None else str(p) for p in (v.start, v.stop, v.step)).rstrip(":") or ":"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(map(_fmt, v)) + ("," if len(v) == 1 else "") + ")"
+    return repr(v)
+
+
+# --- replaying ----------------------------------------------------------------------------
+class ConcreteFunction:
+    """The graph traced for one signature; calling it replays the graph."""
+
+    def __init__(self, graph, function, key):
+        self.graph = graph
+        self._function, self._key = function, key
+        n = len(graph.specs)
+        self._numpy = [None] * n    # slot values for the fast replay: constants filled in
+        self._tensors = [None] * n  # the same as tensors, for the recorded replay
+        for slot, t in graph.constants.items():
+            self._numpy[slot], self._tensors[slot] = t._value, t
+
+    def __call__(self, *args, **kwargs):
+        key, tensors, _, _ = self._function._signature(args, kwargs)
+        if key != self._key:
+            raise TypeError(f"This concrete function of {self.graph.name!r} was traced for "
+                            f"{self.pretty_printed_signature()}; the arguments given do not "
+                            f"match (different shapes, dtypes or Python values).")
+        return self._call_flat(tensors)
+
+    def _call_flat(self, tensors):
+        if not self.graph.replayable:
+            raise NotImplementedError(f"{self.graph.name!r} uses custom_gradient, which "
+                                      "minitape.function cannot replay.")
+        if STATE.tapes or STATE.tracer is not None:
+            return self._replay_recorded(tensors)
+        return self._replay_numpy(tensors)
+
+    def _replay_numpy(self, tensors):
+        """The fast path (nothing is listening): each op's numpy forward, in order."""
+        vals = self._numpy.copy()
+        for slot, t in zip(self.graph.inputs, tensors):
+            vals[slot] = t._value
+        for kind, what, ins, attrs, out in self.graph.nodes:
+            if kind is _OP:
+                vals[out] = what.forward(*[vals[i] for i in ins], **attrs)
+            elif kind is _READ:
+                vals[out] = what._snap._value
+            else:
+                what._set(vals[ins[0]], attrs)
+        return nest.map_structure(lambda s: None if s is None else Tensor(vals[s]),
+                                  self.graph.outputs)
+
+    def _replay_recorded(self, tensors):
+        """With a tape (or an outer trace) active: every op through `apply`, so it records."""
+        vals = self._tensors.copy()
+        for slot, t in zip(self.graph.inputs, tensors):
+            vals[slot] = t
+        for kind, what, ins, attrs, out in self.graph.nodes:
+            if kind is _OP:
+                vals[out] = apply(what, *[vals[i] for i in ins], **attrs)
+            elif kind is _READ:
+                vals[out] = what._read()
+            else:
+                what._set(vals[ins[0]], attrs)
+        return nest.map_structure(lambda s: None if s is None else vals[s], self.graph.outputs)
+
+    def pretty_printed_signature(self):
+        g = self.graph
+        args = ", ".join(f"{n}: {g._spec(s)}" for s, n in zip(g.inputs, g.input_names))
+        out = nest.map_structure(lambda s: "None" if s is None else g._spec(s), g.outputs)
+        return f"{g.name}({args}) -> {out}".replace("'", "")
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self.pretty_printed_signature()}>"
+
+
+# --- the decorator ------------------------------------------------------------------------
+_NOT_TRACED = object()
+
+
+def _key(x, path, tensors, names, keep):
+    """A hashable summary of one argument, for the trace cache: tensors (and numpy arrays)
+    by shape and dtype -- they are collected in `tensors` --, variables by identity,
+    containers by their items, any other Python value by value (or identity)."""
+    if isinstance(x, np.ndarray):
+        x = convert_to_tensor(x)
+    if isinstance(x, Tensor):
+        tensors.append(x)
+        names.append(path)
+        return ("Tensor", x._value.shape, x._value.dtype.str)
+    if isinstance(x, Variable):
+        return ("Variable", x._id)
+    if isinstance(x, dict):
+        return (type(x),) + tuple((k, _key(v, f"{path}[{k!r}]", tensors, names, keep))
+                                  for k, v in x.items())
+    if isinstance(x, (list, tuple)):
+        return (type(x),) + tuple(_key(v, f"{path}[{i}]", tensors, names, keep)
+                                  for i, v in enumerate(x))
+    try:
+        hash(x)
+        return (type(x), x)
+    except TypeError:
+        keep.append(x)   # keyed by id(): keep it alive so that its id is never reused
+        return ("object", id(x))
+
+
+def _substitute(x, stand_ins):
+    """`x` with each tensor (or numpy array) replaced by the next stand-in (`_key`'s order)."""
+    if isinstance(x, (Tensor, np.ndarray)):
+        return next(stand_ins)
+    if isinstance(x, dict):
+        return type(x)((k, _substitute(v, stand_ins)) for k, v in x.items())
+    if isinstance(x, (list, tuple)):
+        items = [_substitute(v, stand_ins) for v in x]
+        return type(x)(*items) if hasattr(x, "_fields") else type(x)(items)
+    return x
+
+
+class Function:
+    """A Python function plus its traced graphs, one per call signature."""
+
+    def __init__(self, python_function):
+        functools.update_wrapper(self, python_function)
+        self.python_function = python_function
+        try:
+            self._py_signature = inspect.signature(python_function)
+        except (TypeError, ValueError):
+            self._py_signature = None
+        self._graphs = {}          # signature key -> ConcreteFunction
+        self._tracing_count = 0
+        self._keep = []
+
+    def __get__(self, instance, owner):
+        """`@tf.function` on a method: `self` becomes the first argument."""
+        return self if instance is None else types.MethodType(self, instance)
+
+    def _signature(self, args, kwargs):
+        """(key, tensor arguments, their names, bound arguments) for one call."""
+        if self._py_signature is None:
+            bound = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+                                       inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)]
+                                      ).bind(*args, **kwargs)
+        else:
+            bound = self._py_signature.bind(*args, **kwargs)
+        tensors, names = [], []
+        key = tuple((name, _key(value, name, tensors, names, self._keep))
+                    for name, value in bound.arguments.items())
+        return key, tensors, names, bound
+
+    def __call__(self, *args, **kwargs):
+        if _RUN_EAGERLY[0] or STATE.tracer is not None:
+            # Debugging, or called while another function is traced: run the Python code
+            # (the outer trace records its ops like any others).
+            return self.python_function(*args, **kwargs)
+        key, tensors, names, bound = self._signature(args, kwargs)
+        concrete = self._graphs.get(key, _NOT_TRACED)
+        if concrete is _NOT_TRACED:
+            return self._trace(key, tensors, names, bound)
+        if not concrete.graph.replayable:
+            return self.python_function(*args, **kwargs)
+        return concrete._call_flat(tensors)
+
+    def _trace(self, key, tensors, names, bound, dry=False):
+        """Run the Python function once with a Graph listening; return what it returned.
+        `dry`: put every variable back afterwards (for `get_concrete_function`)."""
+        graph = Graph(self.__name__)
+        stand_ins = iter([graph.add_input(t, n) for t, n in zip(tensors, names)])
+        for name, value in bound.arguments.items():
+            bound.arguments[name] = _substitute(value, stand_ins)
+        STATE.tracer = graph
+        try:
+            result = self.python_function(*bound.args, **bound.kwargs)
+            graph.set_outputs(result)
+            outputs = graph.traced_outputs()
+        finally:
+            STATE.tracer = None
+            graph.finish(undo_assignments=dry)
+        if self._tracing_count and graph.created_variables:
+            raise ValueError("tf.function only supports singleton tf.Variables created on the "
+                             "first call. Make sure the tf.Variable is only created once or "
+                             "created outside tf.function.")
+        if not graph.replayable:
+            logger.warning("%s uses custom_gradient, which minitape.function cannot replay: "
+                           "it will run as plain Python on every call.", self.__name__)
+        self._tracing_count += 1
+        self._graphs[key] = ConcreteFunction(graph, self, key)
+        return outputs
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The graph for these arguments (traced now if needed, without changing any
+        variable). `print(f.get_concrete_function(x).graph)` lists its ops."""
+        key, tensors, names, bound = self._signature(args, kwargs)
+        if key not in self._graphs:
+            self._trace(key, tensors, names, bound, dry=True)
+        return self._graphs[key]
+
+    def experimental_get_tracing_count(self):
+        """How many times the Python code was traced (once per new signature)."""
+        return self._tracing_count
+
+    def __repr__(self):
+        return f"<minitape.function {self.__name__}>"
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_relax_shapes=None):
+    """Compile `func` into a replayable graph: `@tf.function` or `tf.function(f)`.
+
+    `autograph`, `jit_compile`, `reduce_retracing` are accepted and ignored; minitape always
+    traces once per exact signature."""
+    if input_signature is not None:
+        raise NotImplementedError("minitape.function does not support input_signature: it "
+                                  "traces once per concrete shape and dtype of the arguments.")
+    if func is None:
+        return Function
+    return Function(func)

@@ -1,0 +1,213 @@
+"""Layers: objects that own variables and map inputs to outputs.
+
+A layer creates its variables the first time it is called, because only then does it know
+its input's size: `Dense(4)` can follow a 3-feature or a 300-feature input. That first call
+runs `build(input_shape)`, then every call runs `call(inputs)`.
+
+A layer finds its variables by looking at its own attributes: a `Variable` stored on it is
+its own, a `Layer` stored on it (or in a list/tuple/dict attribute) contributes its
+variables too. That is all `trainable_variables` does, for a Dense layer as for a whole
+model written as a `Model` subclass.
+"""
+import inspect
+import re
+
+from .. import nest
+from ..dtypes import as_dtype
+from ..function import init_scope
+from ..ops import cast, matmul
+from ..tensor import Tensor, TensorShape, Variable, convert_to_tensor, is_tensor
+from . import activations, initializers
+
+__all__ = ["Layer", "Dense"]
+
+_name_counts = {}
+
+
+def _unique_name(cls):
+    """'dense', then 'dense_1', 'dense_2', ... (snake_case of the class name, as Keras)."""
+    base = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", cls.__name__)
+    base = re.sub("([a-z])([A-Z])", r"\1_\2", base).lower()
+    n = _name_counts.get(base, 0)
+    _name_counts[base] = n + 1
+    return base if n == 0 else f"{base}_{n}"
+
+
+def _accepts(fn, arg):
+    """Does `fn` take a keyword argument named `arg` (or **kwargs)?"""
+    params = inspect.signature(fn).parameters
+    return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+class Layer:
+    """The base class: variables found in attributes, lazy `build`, `__call__` -> `call`."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None,
+                 **kwargs):
+        if kwargs:
+            raise TypeError(f"Keyword argument not understood: {', '.join(map(repr, kwargs))}")
+        self.name = name or _unique_name(type(self))
+        self.trainable = trainable
+        self.dtype = as_dtype(dtype or "float32").name
+        self.built = False
+        if input_dim is not None:
+            input_shape = (input_dim,)
+        # Only used by Sequential, to build the model as soon as it is created.
+        self._batch_input_shape = None if input_shape is None else (None,) + tuple(input_shape)
+
+    # -- what a subclass writes ----------------------------------------------------------
+    def build(self, input_shape):
+        """Create the variables, now that the input shape is known."""
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def _check_input(self, inputs):
+        """Raise a clear error if `inputs` cannot go through this layer (see Dense)."""
+
+    # -- calling -------------------------------------------------------------------------
+    def __call__(self, inputs, *args, **kwargs):
+        if isinstance(inputs, (list, tuple)) and not any(map(is_tensor, nest.flatten(inputs))):
+            inputs = convert_to_tensor(inputs)   # plain nested lists of numbers: one array
+        inputs = nest.map_structure(self._as_input, inputs)
+        self._check_input(inputs)
+        if not self.built:
+            with init_scope():   # variables are created once, outside any trace or tape
+                self.build(nest.map_structure(lambda t: t.shape if is_tensor(t) else None, inputs))
+            self.built = True
+        if "training" in kwargs and not _accepts(self.call, "training"):
+            del kwargs["training"]    # a layer that behaves the same either way ignores it
+        return self.call(inputs, *args, **kwargs)
+
+    def _as_input(self, x):
+        """numpy data becomes a tensor; floating inputs are cast to the layer's dtype."""
+        if x is None or isinstance(x, (bool, str)):
+            return x
+        t = x if isinstance(x, Tensor) else convert_to_tensor(x)
+        return cast(t, self.dtype) if t.dtype.is_floating and t.dtype != self.dtype else t
+
+    # -- the variables -------------------------------------------------------------------
+    def _tracked(self):
+        """The variables and the sub-layers stored in this layer's attributes, in order."""
+        variables, layers = [], []
+
+        def visit(x):
+            if isinstance(x, Variable):
+                variables.append(x)
+            elif isinstance(x, Layer):
+                layers.append(x)
+            elif isinstance(x, (list, tuple)):
+                for item in x:
+                    visit(item)
+            elif isinstance(x, dict):
+                for item in x.values():
+                    visit(item)
+
+        for value in vars(self).values():
+            visit(value)
+        return variables, layers
+
+    def _walk(self, seen):
+        """(variable, is it trainable here?) for own variables first, then sub-layers'."""
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        variables, layers = self._tracked()
+        for v in variables:
+            yield v, self.trainable and v.trainable
+        for layer in layers:
+            for v, trainable in layer._walk(seen):
+                yield v, self.trainable and trainable
+
+    def _weights(self, trainable):
+        found = {}
+        for v, t in self._walk(set()):
+            if t == trainable and id(v) not in found:
+                found[id(v)] = v
+        return list(found.values())
+
+    @property
+    def trainable_weights(self):
+        """The variables an optimizer should update: what `tape.gradient` is asked about."""
+        return self._weights(True)
+
+    @property
+    def non_trainable_weights(self):
+        return self._weights(False)
+
+    @property
+    def weights(self):
+        return self.trainable_weights + self.non_trainable_weights
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+    variables = weights
+
+    def get_weights(self):
+        """The weights' current values as numpy arrays."""
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights):
+        """Assign numpy values to the weights, in the order `get_weights` gives them."""
+        mine = self.weights
+        if len(weights) != len(mine):
+            raise ValueError(f"Layer {self.name!r} expects {len(mine)} weights, but the given "
+                             f"list has {len(weights)} entries.")
+        for var, value in zip(mine, weights):
+            value = convert_to_tensor(value, dtype=var.dtype)
+            if value.shape != var.shape:
+                raise ValueError(f"Layer weight shape {tuple(var.shape)} not compatible with "
+                                 f"provided weight shape {tuple(value.shape)}")
+            var.assign(value)
+
+    def __repr__(self):
+        return f"<{type(self).__module__.replace('minitape.', 'tf.')}.{type(self).__name__} name={self.name!r}>"
+
+
+class Dense(Layer):
+    """A fully connected layer: `activation(inputs @ kernel + bias)`.
+
+    `kernel` has shape (input features, units) and starts Glorot-uniform; `bias` has shape
+    (units,) and starts at zero. Both are created on the first call."""
+
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+            raise ValueError(f"Received an invalid value for `units`, expected a positive "
+                             f"integer. Received: units={units!r}")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel = None
+        self.bias = None
+
+    def _check_input(self, inputs):
+        shape = inputs.shape
+        if len(shape) < 2:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+                             f"expected min_ndim=2, found ndim={len(shape)}. Full shape received: "
+                             f"{tuple(shape)}. (A batch of examples has shape (batch, features); "
+                             f"a single example x can be given as x[None, :].)")
+        if self.built and shape[-1] != self.kernel.shape[0]:
+            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+                             f"expected axis -1 of input shape to have value "
+                             f"{self.kernel.shape[0]}, but received input with shape {tuple(shape)}")
+
+    def build(self, input_shape):
+        in_features = TensorShape(input_shape)[-1]
+        self.kernel = Variable(self.kernel_initializer((in_features, self.units), self.dtype),
+                               name=f"{self.name}/kernel")
+        if self.use_bias:
+            self.bias = Variable(self.bias_initializer((self.units,), self.dtype),
+                                 name=f"{self.name}/bias")
+        self.built = True
+
+    def call(self, inputs):
+        outputs = matmul(cast(inputs, self.dtype), self.kernel)
+        if self.use_bias:
+            outputs = outputs + self.bias
+        return self.activation(outputs)

@@ -1,0 +1,76 @@
+"""`Model` (subclass it to write your own network) and `Sequential` (a stack of layers).
+
+    class Generator(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = tf.keras.layers.Dense(16, activation="relu")
+            self.out = tf.keras.layers.Dense(1)
+
+        def call(self, x, training=False):
+            return self.out(self.hidden(x))
+
+    g = Generator()
+    y = g(x, training=True)          # runs call(); the Dense layers build on first use
+    g.trainable_variables            # [hidden kernel, hidden bias, out kernel, out bias]
+
+A Model is a Layer: it finds its variables in its attributes (layers, nested models, and
+Variables set directly), so there is nothing to register.
+"""
+from ..function import init_scope
+from ..ops import zeros
+from .layers import Layer
+
+__all__ = ["Model", "Sequential"]
+
+
+class Model(Layer):
+    """The base class for a network written as Python code: define `call` and create the
+    layers in `__init__` (after `super().__init__()`)."""
+
+    def __init__(self, *args, **kwargs):
+        if args or "inputs" in kwargs or "outputs" in kwargs:
+            raise NotImplementedError("minitape's Model does not support the functional API "
+                                      "Model(inputs, outputs): subclass Model and write call(), "
+                                      "or use Sequential([...]).")
+        super().__init__(**kwargs)
+
+    @property
+    def layers(self):
+        return self._tracked()[1]
+
+    def call(self, inputs, training=None):
+        raise NotImplementedError(f"Model {type(self).__name__} has no call(): define "
+                                  f"`def call(self, inputs, training=False)` in the subclass.")
+
+
+class Sequential(Model):
+    """Layers applied one after the other: `Sequential([Dense(16, activation='relu'), Dense(1)])`.
+
+    If the first layer is given `input_shape=...`, the model is built (its variables created)
+    right away; otherwise on its first call."""
+
+    def __init__(self, layers=None, name=None, **kwargs):
+        super().__init__(name=name, **kwargs)
+        self._layers = []
+        for layer in layers or []:
+            self.add(layer)
+
+    def add(self, layer):
+        if not isinstance(layer, Layer):
+            raise TypeError(f"The added layer must be an instance of class Layer. Received: "
+                            f"layer={layer!r} of type {type(layer).__name__}.")
+        self._layers.append(layer)
+        shape = self._layers[0]._batch_input_shape
+        if shape is not None:
+            with init_scope():                 # run an example through, to build every layer
+                self(zeros((1,) + shape[1:], self._layers[0].dtype))
+
+    @property
+    def layers(self):
+        return list(self._layers)
+
+    def call(self, inputs, training=None):
+        x = inputs
+        for layer in self._layers:
+            x = layer(x, training=training)
+        return x

@@ -1,0 +1,218 @@
+"""Optimizers: turn gradients into updates of the variables.
+
+    opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+    grads = tape.gradient(loss, [w, b])
+    opt.apply_gradients(zip(grads, [w, b]))     # w -= 0.1 * dloss/dw, and b likewise
+
+An optimizer keeps its state in variables: `iterations` (steps applied so far),
+`learning_rate`, and per-variable "slots" (SGD's momentum, Adam's two moving averages).
+Because the state lives in variables and not in Python numbers, a training step traced by
+`minitape.function` reads and updates it on every replay.
+
+The updates are written with minitape ops in the order Keras computes them, so the float32
+results are TF's. They change variables in place (`assign`, `assign_add`, `assign_sub`).
+"""
+from .. import dtypes
+from ..clip_ops import clip_by_global_norm, clip_by_norm
+from ..errors import InvalidArgumentError
+from ..function import init_scope
+from ..ops import cast, clip_by_value, maximum, sqrt, square, zeros_like
+from ..tape import logger
+from ..tensor import Tensor, Variable, convert_to_tensor
+
+__all__ = ["Optimizer", "SGD", "Adam", "get"]
+
+
+def _short(x):
+    text = repr(x)
+    return text if len(text) < 80 else text[:77] + "..."
+
+
+class Optimizer:
+    """What every optimizer shares: checking the (gradient, variable) pairs, optional
+    clipping, the slots, and the step counter. A subclass writes `_update(grad, var)`."""
+
+    def __init__(self, learning_rate, name, clipnorm=None, clipvalue=None, global_clipnorm=None):
+        if clipnorm is not None and global_clipnorm is not None:
+            raise ValueError("At most one of `clipnorm` and `global_clipnorm` can be set. "
+                             f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}.")
+        self.name = name
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        with init_scope():
+            self._learning_rate = Variable(learning_rate, trainable=False, dtype=dtypes.float32,
+                                           name="learning_rate")
+            self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
+        self._slots = {}
+
+    @property
+    def learning_rate(self):
+        """A variable: `opt.learning_rate = 0.01` assigns it (seen by traced steps too)."""
+        return self._learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        self._learning_rate.assign(value)
+
+    lr = learning_rate
+
+    def _slot(self, var, name):
+        """This optimizer's state `name` for `var`: a variable of var's shape, zero at first."""
+        key = (var.ref(), name)
+        if key not in self._slots:
+            with init_scope():
+                self._slots[key] = Variable(zeros_like(var), trainable=False,
+                                            name=f"{var.name.split(':')[0]}/{name}")
+        return self._slots[key]
+
+    def get_slot(self, var, name):
+        return self._slots[(var.ref(), name)]
+
+    # -- applying gradients --------------------------------------------------------------
+    def apply_gradients(self, grads_and_vars, name=None, **kwargs):
+        """Update each variable from its gradient; pairs whose gradient is None are skipped
+        (with a warning). Returns `iterations`, the step counter, after incrementing it."""
+        pairs = self._check_pairs(grads_and_vars)
+        grads = self._clip([g for g, _ in pairs])
+        for g, var in zip(grads, (v for _, v in pairs)):
+            self._update(g, var)
+        self.iterations.assign_add(1)
+        return self.iterations
+
+    def minimize(self, loss, var_list, tape=None):
+        """`apply_gradients` on the gradients of `loss` (a tensor recorded by `tape`, or a
+        function of no arguments that computes it)."""
+        from ..tape import GradientTape
+        if callable(loss):
+            with GradientTape() as tape:
+                loss = loss()
+        elif tape is None:
+            raise ValueError("`tape` is required when a `Tensor` loss is passed.")
+        var_list = list(var_list() if callable(var_list) else var_list)
+        return self.apply_gradients(zip(tape.gradient(loss, var_list), var_list))
+
+    def _check_pairs(self, grads_and_vars):
+        try:
+            items = list(grads_and_vars)
+        except TypeError:
+            raise TypeError("apply_gradients expects an iterable of (gradient, variable) pairs, "
+                            "such as zip(grads, model.trainable_variables); got "
+                            f"{_short(grads_and_vars)}") from None
+        pairs, missing = [], []
+        for i, item in enumerate(items):
+            if not (isinstance(item, (tuple, list)) and len(item) == 2):
+                raise TypeError("apply_gradients expects (gradient, variable) pairs, such as "
+                                f"zip(grads, model.trainable_variables); item {i} is {_short(item)}")
+            g, var = item
+            if not isinstance(var, Variable):
+                hint = " Did you write zip(variables, grads)?" if isinstance(g, Variable) else ""
+                raise TypeError(f"apply_gradients: the second element of each pair must be a "
+                                f"tf.Variable; pair {i} has {_short(var)}.{hint}")
+            if g is None:
+                missing.append(var)
+                continue
+            pairs.append((self._check_grad(g, var), var))
+        if not pairs:
+            raise ValueError(f"No gradients provided for any variable: {[v.name for _, v in items]}.")
+        if missing:
+            logger.warning("Gradients do not exist for variables %s when minimizing the loss. "
+                           "(Their gradient is None: the loss does not depend on them, or they "
+                           "were not watched.)", [v.name for v in missing])
+        return pairs
+
+    @staticmethod
+    def _check_grad(g, var):
+        if isinstance(g, (Tensor, Variable)):
+            g = convert_to_tensor(g)
+            if g.dtype != var.dtype:
+                raise InvalidArgumentError(None, "apply_gradients", f"Cannot apply a "
+                                           f"{g.dtype.name} gradient to the {var.dtype.name} "
+                                           f"variable '{var.name}'.")
+        else:
+            g = convert_to_tensor(g, dtype=var.dtype)   # numpy / Python data take var's dtype
+        if g.shape != var.shape:
+            raise InvalidArgumentError(None, "apply_gradients", f"Cannot apply a gradient of "
+                                       f"shape {tuple(g.shape)} to variable '{var.name}' of shape "
+                                       f"{tuple(var.shape)}: var and grad do not have the same "
+                                       f"shape.")
+        return g
+
+    def _clip(self, grads):
+        if self.clipnorm is not None:
+            grads = [clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.global_clipnorm is not None:
+            grads = clip_by_global_norm(grads, self.global_clipnorm)[0]
+        if self.clipvalue is not None:
+            grads = [clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        return grads
+
+    def _update(self, grad, var):
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"<tf.keras.optimizers.{type(self).__name__} name={self.name!r}>"
+
+
+class SGD(Optimizer):
+    """Gradient descent: `w -= learning_rate * g`.
+
+    With momentum m, a velocity v (zero at first) accumulates past steps:
+    `v = m * v - learning_rate * g; w += v`. With `nesterov=True`, the step looks ahead:
+    `w += m * v - learning_rate * g` (using the new v)."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+        if not 0 <= momentum <= 1:
+            raise ValueError(f"`momentum` must be between [0, 1]. Received: momentum={momentum}")
+        super().__init__(learning_rate, name, **kwargs)
+        self.momentum, self.nesterov = momentum, nesterov
+
+    def _update(self, g, var):
+        lr = cast(self.learning_rate, var.dtype)
+        if self.momentum == 0:
+            var.assign_sub(g * lr)
+            return
+        v = self._slot(var, "momentum")
+        v.assign(-g * lr + v * self.momentum)
+        var.assign_add(-g * lr + v * self.momentum if self.nesterov else v)
+
+
+class Adam(Optimizer):
+    """Adam (Kingma & Ba, 2015): a step size per weight, from running averages of the
+    gradient (m) and of its square (v). At step t = 1, 2, ...:
+
+        m += (g - m) * (1 - beta_1)              # i.e. m = beta_1*m + (1-beta_1)*g
+        v += (g*g - v) * (1 - beta_2)            # i.e. v = beta_2*v + (1-beta_2)*g*g
+        alpha = lr * sqrt(1 - beta_2**t) / (1 - beta_1**t)   # undoes m, v starting at 0
+        w -= alpha * m / (sqrt(v) + epsilon)
+
+    (written as Keras computes it, so float32 results match). With `amsgrad=True`, the
+    largest v seen so far is used in the last line."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, name="Adam", **kwargs):
+        super().__init__(learning_rate, name, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
+
+    def _update(self, g, var):
+        lr = cast(self.learning_rate, var.dtype)
+        t = cast(self.iterations + 1, var.dtype)    # this step's number, read at run time
+        alpha = lr * sqrt(1 - self.beta_2 ** t) / (1 - self.beta_1 ** t)
+        m, v = self._slot(var, "m"), self._slot(var, "v")
+        m.assign_add((g - m) * (1 - self.beta_1))
+        v.assign_add((square(g) - v) * (1 - self.beta_2))
+        if self.amsgrad:
+            v_hat = self._slot(var, "vhat")
+            v_hat.assign(maximum(v_hat, v))
+            v = v_hat
+        var.assign_sub((m * alpha) / (sqrt(v) + self.epsilon))
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam}
+
+
+def get(identifier):
+    """An optimizer from its name ('sgd', 'adam': default settings), or an instance as is."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")

@@ -1,0 +1,336 @@
+"""minitape.function: trace once per signature, replay without running the Python body."""
+import numpy as np
+import pytest
+
+import minitape as tf
+
+
+# --- tracing and retracing ------------------------------------------------------------------
+def test_python_body_runs_only_while_tracing(capsys):
+    @tf.function
+    def f(x):
+        print("tracing f")
+        return x * x + 1
+
+    outs = [f(tf.constant(float(i))) for i in range(3)]
+    assert [float(o) for o in outs] == [1.0, 2.0, 5.0]
+    assert capsys.readouterr().out == "tracing f\n"
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_new_shape_dtype_or_python_value_retraces():
+    trace_log = []
+
+    @tf.function
+    def f(x, power):
+        trace_log.append((tuple(x.shape), x.dtype.name, power))
+        return x ** power
+
+    f(tf.constant([1.0, 2.0]), 2)
+    f(tf.constant([3.0, 4.0]), 2)                            # same signature: replay
+    assert f(tf.constant([3.0, 4.0]), 3).numpy().tolist() == [27.0, 64.0]   # new Python value
+    f(tf.constant([1.0, 2.0, 3.0]), 2)                       # new shape
+    f(tf.constant([1.0, 2.0], dtype=tf.float64), 2)          # new dtype
+    f(tf.constant([5.0, 6.0]), power=2)                      # keyword: the same call as before
+    assert trace_log == [((2,), "float32", 2), ((2,), "float32", 3), ((3,), "float32", 2),
+                         ((2,), "float64", 2)]
+    assert f.experimental_get_tracing_count() == 4
+
+
+def test_numpy_arguments_are_tensors():
+    @tf.function
+    def f(x):
+        return tf.reduce_sum(x)
+
+    assert float(f(np.array([1.0, 2.0]))) == 3.0
+    assert float(f(np.array([5.0, 2.0]))) == 7.0      # replayed with the new values
+    assert f(np.array([1.0, 2.0])).dtype == tf.float64
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_nested_structures_and_outputs():
+    @tf.function
+    def f(inputs, scale=2.0):
+        return {"sum": (inputs["a"] + inputs["b"]) * scale, "none": None, "pair": (inputs["a"], 1.0)}
+
+    out = f({"a": tf.constant(1.0), "b": tf.constant(2.0)})
+    out = f({"a": tf.constant(3.0), "b": tf.constant(4.0)})
+    assert float(out["sum"]) == 14.0 and out["none"] is None
+    assert float(out["pair"][0]) == 3.0 and isinstance(out["pair"][1], tf.Tensor)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_same_tensor_twice_then_two_different_tensors():
+    @tf.function
+    def f(a, b):
+        return a - b
+
+    x = tf.constant(5.0)
+    assert float(f(x, x)) == 0.0
+    assert float(f(tf.constant(5.0), tf.constant(1.0))) == 4.0
+
+
+# --- state: variables, random ops --------------------------------------------------------------
+def test_variables_are_captured_by_reference():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x):
+        return v * x
+
+    assert float(f(tf.constant(2.0))) == 2.0
+    v.assign(10.0)
+    assert float(f(tf.constant(2.0))) == 20.0      # the replay reads v's current value
+
+
+def test_assignments_are_replayed_in_order():
+    counter = tf.Variable(0)
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f():
+        counter.assign_add(1)
+        before = v * 1.0
+        v.assign(v * 2.0)
+        return before, v * 1.0          # reads before and after the assignment
+
+    for _ in range(3):
+        before, after = f()
+    assert int(counter) == 3 and float(v) == 8.0
+    assert (float(before), float(after)) == (4.0, 8.0)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_tensors_from_outside_are_constants():
+    c = tf.constant(3.0)
+
+    @tf.function
+    def f(x):
+        return x + c
+
+    f(tf.constant(0.0))
+    c = tf.constant(100.0)        # rebinding the Python name does not change the graph
+    assert float(f(tf.constant(1.0))) == 4.0
+
+
+def test_random_ops_draw_fresh_numbers_like_eager():
+    def draw():
+        return tf.random.normal((3,))
+
+    tf.random.set_seed(3)
+    eager = [draw().numpy() for _ in range(3)]
+    f = tf.function(draw)
+    tf.random.set_seed(3)
+    traced = [f().numpy() for _ in range(3)]
+    assert not np.array_equal(traced[1], traced[2])
+    for a, b in zip(eager, traced):
+        assert np.array_equal(a, b)
+
+
+def test_non_differentiable_ops_are_replayed_not_frozen():
+    @tf.function
+    def f(x):
+        return (tf.reduce_any(tf.math.is_nan(x)), tf.argmax(x), tf.stop_gradient(x) * 2.0,
+                tf.logical_not(x > 0), tf.where(x > 0))
+
+    f(tf.constant([1.0, 2.0]))
+    has_nan, arg, stopped, not_pos, where = f(tf.constant([-1.0, np.nan]))
+    assert bool(has_nan) and int(arg) == 1 and np.isnan(stopped.numpy()[1])
+    assert not_pos.numpy().tolist() == [True, True]
+    assert where.numpy().tolist() == []
+
+
+def test_variables_created_in_a_retrace_raise():
+    @tf.function
+    def f(x):
+        return tf.Variable(1.0) * x
+
+    f(tf.constant(1.0))
+    with pytest.raises(ValueError, match="singleton tf.Variables created on the first call"):
+        f(tf.constant([1.0, 2.0]))
+
+
+# --- gradients ------------------------------------------------------------------------------------
+def test_tape_inside_the_function():
+    w = tf.Variable([1.0, -2.0])
+
+    @tf.function
+    def grad_of_loss(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.nn.relu(w * x))
+        return tape.gradient(loss, w)
+
+    assert grad_of_loss(tf.constant([3.0, 1.0])).numpy().tolist() == [3.0, 0.0]
+    # replayed on new inputs: relu's gradient mask is recomputed, not frozen
+    assert grad_of_loss(tf.constant([-3.0, -1.0])).numpy().tolist() == [0.0, -1.0]
+    w.assign([-1.0, 2.0])
+    assert grad_of_loss(tf.constant([3.0, 1.0])).numpy().tolist() == [0.0, 1.0]
+    assert grad_of_loss.experimental_get_tracing_count() == 1
+
+
+def test_tape_around_a_call_trace_and_replay():
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def f(x):
+        return tf.sin(x) * w
+
+    for x0 in (0.5, 1.5):                # first call traces, second replays
+        x = tf.constant(x0)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x) * 3.0
+        dx, dw = tape.gradient(y, [x, w])
+        assert float(dx) == pytest.approx(3 * 2 * np.cos(x0), rel=1e-6)
+        assert float(dw) == pytest.approx(3 * np.sin(x0), rel=1e-6)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_nested_tapes_inside_give_second_derivatives():
+    @tf.function
+    def second(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = x ** 3
+            dy = inner.gradient(y, x)
+        return dy, outer.gradient(dy, x)
+
+    for x0 in (2.0, -1.0):
+        dy, d2y = second(tf.constant(x0))
+        assert (float(dy), float(d2y)) == (3 * x0 ** 2, 6 * x0)
+
+
+def test_learning_rate_change_is_seen_by_a_traced_step():
+    w = tf.Variable(0.0)
+    opt = tf.keras.optimizers.SGD(1.0)
+
+    @tf.function
+    def step():
+        opt.apply_gradients([(tf.constant(1.0), w)])
+
+    step()
+    opt.learning_rate = 0.5
+    step()
+    assert float(w) == -1.5 and int(opt.iterations) == 2
+
+
+# --- the graph, and the other entry points ---------------------------------------------------------
+def test_get_concrete_function_traces_without_side_effects_and_lists_the_graph(capsys):
+    v = tf.Variable([[1.0, 2.0]])
+
+    @tf.function
+    def f(x):
+        print("tracing")
+        y = tf.matmul(x, v, transpose_b=True)
+        v.assign_sub(0.5 * v)
+        return y
+
+    cf = f.get_concrete_function(tf.ones((3, 2)))
+    assert v.numpy().tolist() == [[1.0, 2.0]]          # tracing changed nothing
+    assert capsys.readouterr().out == "tracing\n"
+    listing = str(cf.graph)
+    assert "f(x: float32[3, 2])" in listing and "read Variable" in listing
+    assert "MatMul(%0, %" in listing and ".assign_sub(%" in listing and "return %" in listing
+    types = [op.type for op in cf.graph.get_operations()]
+    assert types[:1] == ["ReadVariableOp"] and "MatMul" in types and types[-1] == "AssignSubVariableOp"
+    assert cf.pretty_printed_signature() == "f(x: float32[3, 2]) -> float32[3, 1]"
+    assert cf(tf.ones((3, 2))).numpy().tolist() == [[3.0]] * 3     # calling it replays
+    assert v.numpy().tolist() == [[0.5, 1.0]]
+    f(tf.ones((3, 2)))
+    assert f.experimental_get_tracing_count() == 1 and capsys.readouterr().out == ""
+    with pytest.raises(TypeError, match="traced for f"):
+        cf(tf.ones((4, 2)))
+
+
+def test_unused_ops_are_pruned_but_random_draws_stay():
+    @tf.function
+    def f(x):
+        unused = tf.exp(x)  # noqa: F841
+        tf.random.uniform(())
+        return x + 1.0
+
+    types = [op.type for op in f.get_concrete_function(tf.constant(1.0)).graph.get_operations()]
+    assert types == ["RandomUniform", "AddV2"]
+
+
+def test_python_control_flow_on_values_is_decided_at_trace_time():
+    @tf.function
+    def absolute(x):
+        if x > 0:             # evaluated once, while tracing with x = 2
+            return x
+        return -x
+
+    assert float(absolute(tf.constant(2.0))) == 2.0
+    assert float(absolute(tf.constant(-3.0))) == -3.0     # the branch taken at trace time
+
+
+def test_run_functions_eagerly_for_debugging(capsys):
+    @tf.function
+    def f(x):
+        print("running")
+        return x
+
+    tf.config.run_functions_eagerly(True)
+    try:
+        f(tf.constant(1.0))
+        f(tf.constant(1.0))
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert capsys.readouterr().out == "running\nrunning\n"
+    assert f.experimental_get_tracing_count() == 0
+
+
+def test_decorating_a_method_and_calling_forms():
+    class Scaler:
+        def __init__(self, k):
+            self.k = tf.Variable(k)
+
+        @tf.function
+        def __call__(self, x):
+            return self.k * x
+
+    a, b = Scaler(2.0), Scaler(3.0)
+    assert float(a(tf.constant(1.0))) == 2.0 and float(b(tf.constant(1.0))) == 3.0
+    assert float(a(tf.constant(5.0))) == 10.0
+    g = tf.function(lambda x: x * 2)
+    h = tf.function()(lambda x: x * 3)
+    assert float(g(tf.constant(1.0))) == 2.0 and float(h(tf.constant(1.0))) == 3.0
+
+
+def test_a_function_called_inside_another_is_part_of_its_graph():
+    @tf.function
+    def inner(x):
+        return x * 2.0
+
+    @tf.function
+    def outer(x):
+        return inner(x) + 1.0
+
+    assert float(outer(tf.constant(1.0))) == 3.0
+    assert float(outer(tf.constant(2.0))) == 5.0
+    assert outer.experimental_get_tracing_count() == 1
+
+
+def test_custom_gradient_runs_as_python(capsys):
+    @tf.custom_gradient
+    def clip_grad(x):
+        return tf.identity(x), lambda g: tf.clip_by_value(g, -1.0, 1.0)
+
+    @tf.function
+    def f(x):
+        return clip_grad(x) * 1.0
+
+    assert float(f(tf.constant(2.0))) == 2.0
+    assert "cannot replay" in capsys.readouterr().err
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x) * 10.0
+    assert float(y) == 30.0 and float(tape.gradient(y, x)) == 1.0
+
+
+def test_input_signature_is_not_supported():
+    with pytest.raises(NotImplementedError, match="input_signature"):
+        tf.function(lambda x: x, input_signature=[None])
