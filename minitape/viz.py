@@ -18,6 +18,8 @@ output of one recorded op (labelled with TF's op name and the output's shape).
 
 Needs matplotlib (and ipywidgets for `step_through`).
 """
+import threading
+
 import numpy as np
 import matplotlib.pyplot as plt
 from matplotlib.patches import FancyBboxPatch
@@ -32,6 +34,7 @@ __all__ = ["TapeGraph", "tape_graph", "draw_tape", "BackwardWalk", "Step", "back
 
 _COLORS = {"variable": "#c8e6c9", "watched": "#bbdefb", "op": "#fff8e1", "constant": "#eeeeee"}
 _W, _H, _GAP, _DY = 1.9, 0.9, 1.1, 1.2       # box size, gap between columns, row spacing
+_DRAWING = threading.Lock()                  # matplotlib must not draw from two threads at once
 _CHAR = 0.115                                # width of one label character, in data units
 
 
@@ -80,8 +83,9 @@ class TapeGraph:
 
     def __init__(self, nodes, edges):
         self.nodes, self.edges = nodes, edges
-        longest = max((len(line) for n in nodes.values() for line in n.label.split("\n")), default=0)
-        self.box_width = max(_W, _CHAR * longest + 0.3)      # every box as wide as the widest label
+        lines = [line for n in nodes.values() for line in n.label.split("\n")]
+        longest = max(map(len, lines), default=0)
+        self.box_width = max(_W, _CHAR * longest + 0.3)   # all boxes as wide as the widest label
         self.pos = _layout(nodes, edges, self.box_width + _GAP)
         self.rads = _edge_rads(self)                          # how much each arrow bends
 
@@ -141,7 +145,8 @@ def tape_graph(tape, names=None, values=True):
             add_input(t)
             edges.append((t._id, out._id))
         name = named.get(out._id)
-        label = f"{name + ' = ' if name else ''}{op.name}\nshape={_shape(out)}{_value_line(out, values)}"
+        head = f"{name} = {op.name}" if name else op.name
+        label = f"{head}\nshape={_shape(out)}{_value_line(out, values)}"
         nodes[out._id] = Node(out._id, "op", label, _shape(out), out._value, op=op.name,
                               entry=i, name=name)
     # variables watched but never used still appear: sources with no path to anything
@@ -263,23 +268,25 @@ def _route(graph, a, b, offset=0.0, rads=(0.0, -0.3, 0.3, -0.5, 0.5, -0.8, 0.8))
     start, end = _ends(graph.pos[a], graph.pos[b], graph.box_width, offset)
     t = np.linspace(0.03, 0.97, 40)
     others = [p for k, p in graph.pos.items() if k not in (a, b)]
+    half_w, half_h = graph.box_width / 2 + 0.05, _H / 2 + 0.05
     for rad in rads:
         px, py = _curve(start, end, rad, t)
-        if not any(np.any((np.abs(px - x) < graph.box_width / 2 + 0.05) & (np.abs(py - y) < _H / 2 + 0.05))
-                   for x, y in others):
+        hits = [np.any((np.abs(px - x) < half_w) & (np.abs(py - y) < half_h)) for x, y in others]
+        if not any(hits):
             return rad
     return rads[0]
 
 
-def _arrow(ax, graph, a, b, color="#777777", lw=1.0, rad=0.0, label=None, offset=0.0, scale=1.0):
+def _arrow(ax, graph, a, b, color="#777777", lw=1.0, rad=0.0, label=None, offset=0.0,
+           scale=1.0):
     """An arrow from node `a` to node `b`, edge to edge, `offset` below the boxes' centres."""
     start, end = _ends(graph.pos[a], graph.pos[b], graph.box_width, offset)
     ax.annotate("", xy=end, xytext=start,
                 arrowprops=dict(arrowstyle="-|>", color=color, lw=lw, shrinkA=1, shrinkB=1,
                                 connectionstyle=f"arc3,rad={rad}"))
     if label:
-        ax.text(*_curve(start, end, rad, 0.5), label, color=color, fontsize=9 * scale, ha="center",
-                va="center", family="monospace",
+        ax.text(*_curve(start, end, rad, 0.5), label, color=color, fontsize=9 * scale,
+                ha="center", va="center", family="monospace",
                 bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8))
 
 
@@ -336,7 +343,8 @@ class BackwardWalk:
     values or None, in the order of the sources given)."""
 
     def __init__(self, graph, steps, gradients, target_key):
-        self.graph, self.steps, self.gradients, self.target_key = graph, steps, gradients, target_key
+        self.graph, self.steps, self.gradients = graph, steps, gradients
+        self.target_key = target_key
 
     def __len__(self):
         return len(self.steps)
@@ -360,7 +368,8 @@ class BackwardWalk:
     def table(self):
         """All steps as a fixed-format text table."""
         name = self._short
-        lines = [f"{'step':<6}{'node (op)':<20}{'grad in':>9}   {'-> input':<12}{'sent':>9}{'total':>9}"]
+        lines = [f"{'step':<6}{'node (op)':<20}{'grad in':>9}   "
+                 f"{'-> input':<12}{'sent':>9}{'total':>9}"]
         for k, s in enumerate(self.steps):
             if s.entry is None:
                 lines.append(f"{k:<6}{name(s.node) + ' (seed)':<20}{_fmt(s.upstream):>9}")
@@ -404,8 +413,11 @@ def backward_steps(tape, target, sources, names=None):
         for t in targets:
             seed = Tensor(np.ones_like(t._value))
             grads[t._id] = seed if t._id not in grads else grads[t._id] + seed
-        snapshot = lambda: {k: v._value for k, v in grads.items()}  # noqa: E731
-        steps = [Step(None, "seed", targets[0]._id, np.ones_like(targets[0]._value), [], snapshot())]
+        def snapshot():
+            return {k: v._value for k, v in grads.items()}
+
+        first = targets[0]
+        steps = [Step(None, "seed", first._id, np.ones_like(first._value), [], snapshot())]
         for i in range(len(entries) - 1, -1, -1):
             op, inputs, out, attrs = entries[i]
             g = grads.get(out._id)
@@ -414,9 +426,10 @@ def backward_steps(tape, target, sources, names=None):
             rules = op.vjps
             if callable(rules):
                 pairs = list(zip(inputs, rules(g, out, inputs, **attrs)))
-            else:
-                pairs = [(x, None if r is None or x._id not in watched else r(g, out, *inputs, **attrs))
-                         for x, r in zip(inputs, rules)]
+            else:   # one rule per input, called only where a gradient can go
+                pairs = [(x, r(g, out, *inputs, **attrs)
+                          if r is not None and x._id in watched and x._value.dtype.kind == "f"
+                          else None) for x, r in zip(inputs, rules)]
             sent = []
             for x, gx in pairs:
                 if gx is None or x._id not in watched or x._value.dtype.kind != "f":
@@ -473,8 +486,9 @@ def step_through(walk, description="backward step"):
                                layout=widgets.Layout(width="420px"))
 
     def show(k):
-        draw_backward(walk, k)
-        plt.show()
+        with _DRAWING:   # JupyterLab may deliver slider events on a second thread
+            draw_backward(walk, k)
+            plt.show()
 
     out = widgets.interactive_output(show, {"k": slider})
     return widgets.VBox([slider, out])

@@ -194,3 +194,23 @@ def test_draw_on_given_axes_and_step_through_widget():
     box = viz.step_through(walk)
     slider = box.children[0]
     assert (slider.min, slider.max) == (0, 4)
+
+
+def test_an_arrow_that_would_cross_a_box_goes_around_it():
+    s = tf.Variable(3.0, name="s")
+    with tf.GradientTape() as tape:
+        y = s * s + s                   # s -> AddV2 would run straight through the Mul box
+    g = viz.tape_graph(tape, names={"y": y})
+    k = by_label(g)
+    assert g.ops() == ["Mul", "AddV2"]
+    bends = dict(zip(g.edges, g.rads))
+    assert bends[(k["s"], k["y"])] != 0.0 and bends[(k["Mul#0"], k["y"])] == 0.0
+    assert sorted(g.rads[:2]) == [-0.125, 0.125]          # s * s: two arrows, bent apart
+
+
+def test_empty_recording_draws_a_note():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        x * 2.0                          # nothing watched: nothing recorded
+    fig = viz.draw_tape(tape)
+    assert "(the tape recorded nothing)" in [t.get_text() for t in fig.axes[0].texts]

@@ -9,6 +9,7 @@ its own, a `Layer` stored on it (or in a list/tuple/dict attribute) contributes 
 variables too. That is all `trainable_variables` does, for a Dense layer as for a whole
 model written as a `Model` subclass.
 """
+import functools
 import inspect
 import re
 
@@ -33,6 +34,7 @@ def _unique_name(cls):
     return base if n == 0 else f"{base}_{n}"
 
 
+@functools.lru_cache(maxsize=None)
 def _accepts(fn, arg):
     """Does `fn` take a keyword argument named `arg` (or **kwargs)?"""
     params = inspect.signature(fn).parameters
@@ -76,7 +78,7 @@ class Layer:
             with init_scope():   # variables are created once, outside any trace or tape
                 self.build(nest.map_structure(lambda t: t.shape if is_tensor(t) else None, inputs))
             self.built = True
-        if "training" in kwargs and not _accepts(self.call, "training"):
+        if "training" in kwargs and not _accepts(type(self).call, "training"):
             del kwargs["training"]    # a layer that behaves the same either way ignores it
         return self.call(inputs, *args, **kwargs)
 
