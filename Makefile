@@ -8,10 +8,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: lab test bench
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml binder/overrides.json binder/postBuild
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	PATH="$(abspath $(BIN)):$$PATH" binder/postBuild   # the course's JupyterLab settings
 	touch $(STAMP)
 
 # JupyterLab refuses to start as root unless told to (containers and CI run as root).

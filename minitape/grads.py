@@ -13,8 +13,6 @@ Edge conventions follow TF: relu'(0) = 0, abs'(0) = 0, a tie in maximum/minimum 
 gradient to the first argument, reduce_max splits it equally among tied maxima, sign has a
 zero gradient, round/floor/ceil have none (None), `where` routes g to the branch it chose.
 """
-import math
-
 import numpy as np
 
 from . import ops as o
@@ -51,11 +49,6 @@ def _like_reduced(g, x, axis, keepdims):
         kept = [1 if i in axis else d for i, d in enumerate(shape)]
         g = reshape(g, kept)
     return o.broadcast_to(g, shape)
-
-
-def _count(x, axis):
-    shape = x._value.shape
-    return float(math.prod(shape) if axis is None else math.prod(shape[i] for i in axis))
 
 
 def _reduce_extreme(g, ans, x, axis, keepdims):
@@ -131,7 +124,7 @@ VJPS = {
     o.Squeeze:     (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.BroadcastTo: (lambda g, ans, x, shape: unbroadcast(g, x),),
     o.Sum:  (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims),),
-    o.Mean: (lambda g, ans, x, axis, keepdims: _like_reduced(g / _count(x, axis), x, axis, keepdims),),
+    o.Mean: (lambda g, ans, x, axis, keepdims: _like_reduced(g / o._count(x._value.shape, axis), x, axis, keepdims),),
     o.Max:  (_reduce_extreme,),
     o.Min:  (_reduce_extreme,),
     o.StridedSlice: (lambda g, ans, x, key: apply(o.IndexGrad, g, key=key, shape=x._value.shape),),

@@ -22,20 +22,21 @@ def flatten(structure):
 
 def pack_sequence_as(structure, flat):
     """Put the leaves in `flat` back into the shape of `structure`."""
-    it = iter(flat)
+    return _build(structure, iter(flat))
 
-    def build(s):
-        if isinstance(s, dict):
-            built = {k: build(s[k]) for k in sorted(s)}
-            return type(s)((k, built[k]) for k in s)
-        if isinstance(s, (list, tuple)):
-            items = [build(x) for x in s]
-            if isinstance(s, tuple) and hasattr(s, "_fields"):
-                return type(s)(*items)
-            return type(s)(items)
-        return next(it)
 
-    return build(structure)
+def _build(s, leaves):
+    # (a plain recursive function, not a closure: a closure that refers to itself would be a
+    # reference cycle, keeping every leaf alive until Python's cycle collector runs)
+    if isinstance(s, dict):
+        built = {k: _build(s[k], leaves) for k in sorted(s)}
+        return type(s)((k, built[k]) for k in s)
+    if isinstance(s, (list, tuple)):
+        items = [_build(x, leaves) for x in s]
+        if isinstance(s, tuple) and hasattr(s, "_fields"):
+            return type(s)(*items)
+        return type(s)(items)
+    return next(leaves)
 
 
 def map_structure(fn, structure):

@@ -3,7 +3,7 @@
 Starts `jupyter lab` from this environment on 127.0.0.1 with a token, drives Chromium through
 Playwright, runs all cells and checks what a learner sees: the plot, the learning-rate slider,
 and new training output after the slider is moved with the keyboard. Screenshots of each step
-go to tests/artifacts/. Needs Chromium at /usr/bin/chromium (`apt-get install chromium
+go to tests/artifacts/browser/. Needs Chromium at /usr/bin/chromium (`apt-get install chromium
 fonts-liberation`); without it the test skips, except under CI (CI=true) where it fails.
 """
 
@@ -40,7 +40,9 @@ CHROMIUM_ARGS = [
 # JupyterLab settings for the test: no news pop-up or update check (no network here), no
 # autosave (the executed notebook must not be written back into the repository), and every
 # cell kept in the DOM so the checks below see the whole notebook.
+# The course's own JupyterLab settings (binder/overrides.json), plus what a test run needs.
 LAB_OVERRIDES = {
+    **json.loads((ROOT / "binder" / "overrides.json").read_text()),
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/docmanager-extension:plugin": {"autosave": False},
     "@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"},
@@ -272,7 +274,17 @@ def _run_notebook_checks(page, lab, rel):
         redrawn = (now["images"], now["widgetText"]) != (before["images"], before["widgetText"])
         return now if moved and redrawn and now["imagesLoaded"] and _kernels_idle(lab) else None
 
-    after = _wait(changed, 120, "the output to change after moving the slider")
+    _wait(changed, 120, "the output to change after moving the slider")
+    # Each key press re-trains; wait until the last re-run has drawn (one second without change).
+    seen = []
+
+    def settled():
+        seen.append(page.evaluate(_NOTEBOOK_STATE_JS))
+        now = seen[-1]
+        steady = len(seen) > 1 and now == seen[-2]
+        return now if steady and now["imagesLoaded"] and _kernels_idle(lab) else None
+
+    after = _wait(settled, 60, "the output to settle after moving the slider", interval=1.0)
     assert not after["errors"], "re-training failed:\n" + "\n\n".join(after["errors"])
     assert after["images"], "the plot disappeared after moving the slider"
     slider.scroll_into_view_if_needed()

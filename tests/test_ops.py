@@ -1,4 +1,8 @@
 """Forward values of the ops (against numpy) and the errors bad input gets."""
+import subprocess
+import sys
+import warnings
+
 import numpy as np
 import pytest
 
@@ -33,9 +37,16 @@ def test_sigmoid_and_softplus_are_stable_at_extremes():
     assert tf.nn.softplus(big).numpy().tolist() == [0.0, 1000.0]
 
 
-def test_log_of_zero_is_silent_minus_inf(recwarn):
+@pytest.fixture
+def runtime_warnings_are_errors():
+    """Any RuntimeWarning that minitape's own filter lets through becomes an error."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", category=RuntimeWarning, append=True)
+        yield
+
+
+def test_log_of_zero_is_silent_minus_inf(runtime_warnings_are_errors):
     assert tf.math.log(tf.constant(0.0)).numpy() == -np.inf
-    assert len(recwarn) == 0
 
 
 def test_reductions_forward():
@@ -122,3 +133,30 @@ def test_gradient_argument_errors():
         y = x * tf.ones(2)
     with pytest.raises(ValueError, match=r"shape \(3,\) but its target has shape \(2,\)"):
         tape.gradient(y, x, output_gradients=tf.ones(3))
+
+
+def test_overflow_and_invalid_values_are_silent_like_tf(runtime_warnings_are_errors):
+    big = tf.constant(3e38)
+    assert np.isinf((big * 10.0).numpy()) and np.isinf(tf.square(big).numpy())
+    assert np.isinf(tf.reduce_sum(tf.constant([3e38, 3e38])).numpy())
+    assert np.isinf(tf.reduce_mean(tf.constant([3e38, 3e38])).numpy())
+    assert np.isnan((tf.constant(np.inf) * 0.0).numpy())
+    v = tf.Variable(3e38)
+    v.assign_sub(-3e38)
+    x = tf.constant(100.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.log(1 + tf.exp(x))
+    assert np.isnan(tape.gradient(y, x).numpy())       # inf/inf: the naive log1pexp
+
+
+def test_import_installs_the_filter_for_learners():
+    code = "import minitape as tf; print(float(tf.math.log(tf.constant(0.0))))"
+    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "-inf" and out.stderr == ""
+
+
+def test_learners_own_numpy_warnings_are_untouched(runtime_warnings_are_errors):
+    with pytest.raises(RuntimeWarning):
+        np.float32(3e38) * np.float32(10.0)

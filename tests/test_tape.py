@@ -482,3 +482,20 @@ def test_custom_gradient_wrong_number_of_gradients():
         z = f(a, b)
     with pytest.raises(ValueError, match="expected to return 2 gradients, but returned 1"):
         tape.gradient(z, [a, b])
+
+
+def test_gradient_results_hold_no_reference_cycles():
+    # With the cycle collector off, every intermediate must still be freed by reference
+    # counting alone once the tape and the gradients are gone.
+    gc.disable()
+    try:
+        v = tf.Variable([1.0, 2.0])
+        with tf.GradientTape() as tape:
+            h = tf.tanh(v * 3.0)
+            y = tf.reduce_sum(h)
+        ref = weakref.ref(h)
+        grads = tape.gradient({"y": y}, {"v": [v]})
+        del h, y, grads
+        assert ref() is None
+    finally:
+        gc.enable()
