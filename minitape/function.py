@@ -143,7 +143,8 @@ class Graph:
 
     def variable_read(self, var):
         self._note(var)
-        if id(var._snap) not in self._slots:   # a new value of the variable: read it
+        slot = self._slots.get(id(var._snap))
+        if slot is None or slot in self.constants:   # a value not read yet in this trace
             self.nodes.append((_READ, var, (), None, self._new_slot(var._snap)))
 
     def variable_assigned(self, var, value, how):
@@ -201,7 +202,8 @@ class Graph:
         """The nodes as (name, type) pairs, named as TF names graph operations."""
         counts, out = {}, []
         for kind, what, _, how, _ in self.nodes:
-            kind_name = what.name if kind is _OP else "ReadVariableOp" if kind is _READ else _TF_NAMES[how]
+            kind_name = (what.name if kind is _OP else
+                         "ReadVariableOp" if kind is _READ else _TF_NAMES[how])
             n = counts.get(kind_name, 0)
             counts[kind_name] = n + 1
             out.append(Operation(kind_name if n == 0 else f"{kind_name}_{n}", kind_name))
@@ -261,7 +263,8 @@ def _fmt(v):
     if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
         return np.dtype(v).name
     if isinstance(v, slice):
-        return ":".join("" if p is None else str(p) for p in (v.start, v.stop, v.step)).rstrip(":") or ":"
+        text = f"{'' if v.start is None else v.start}:{'' if v.stop is None else v.stop}"
+        return text if v.step is None else f"{text}:{v.step}"
     if isinstance(v, tuple):
         return "(" + ", ".join(map(_fmt, v)) + ("," if len(v) == 1 else "") + ")"
     return repr(v)
@@ -339,7 +342,22 @@ class ConcreteFunction:
 _NOT_TRACED = object()
 
 
-def _key(x, path, tensors, names, keep):
+class _Identity:
+    """An unhashable Python argument in a cache key: equal only to itself (and kept alive
+    by the key, so its id is never reused while the trace is cached)."""
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __hash__(self):
+        return id(self.obj)
+
+    def __eq__(self, other):
+        return isinstance(other, _Identity) and other.obj is self.obj
+
+
+def _key(x, path, tensors, names):
     """A hashable summary of one argument, for the trace cache: tensors (and numpy arrays)
     by shape and dtype -- they are collected in `tensors` --, variables by identity,
     containers by their items, any other Python value by value (or identity)."""
@@ -352,17 +370,16 @@ def _key(x, path, tensors, names, keep):
     if isinstance(x, Variable):
         return ("Variable", x._id)
     if isinstance(x, dict):
-        return (type(x),) + tuple((k, _key(v, f"{path}[{k!r}]", tensors, names, keep))
+        return (type(x),) + tuple((k, _key(v, f"{path}[{k!r}]", tensors, names))
                                   for k, v in x.items())
     if isinstance(x, (list, tuple)):
-        return (type(x),) + tuple(_key(v, f"{path}[{i}]", tensors, names, keep)
+        return (type(x),) + tuple(_key(v, f"{path}[{i}]", tensors, names)
                                   for i, v in enumerate(x))
     try:
         hash(x)
         return (type(x), x)
     except TypeError:
-        keep.append(x)   # keyed by id(): keep it alive so that its id is never reused
-        return ("object", id(x))
+        return _Identity(x)
 
 
 def _substitute(x, stand_ins):
@@ -389,7 +406,6 @@ class Function:
             self._py_signature = None
         self._graphs = {}          # signature key -> ConcreteFunction
         self._tracing_count = 0
-        self._keep = []
 
     def __get__(self, instance, owner):
         """`@tf.function` on a method: `self` becomes the first argument."""
@@ -404,7 +420,7 @@ class Function:
         else:
             bound = self._py_signature.bind(*args, **kwargs)
         tensors, names = [], []
-        key = tuple((name, _key(value, name, tensors, names, self._keep))
+        key = tuple((name, _key(value, name, tensors, names))
                     for name, value in bound.arguments.items())
         return key, tensors, names, bound
 
@@ -428,13 +444,16 @@ class Function:
         stand_ins = iter([graph.add_input(t, n) for t, n in zip(tensors, names)])
         for name, value in bound.arguments.items():
             bound.arguments[name] = _substitute(value, stand_ins)
+        saved_tapes = STATE.tapes
         STATE.tracer = graph
+        if dry:
+            STATE.tapes = []     # a trace that changes nothing records nothing either
         try:
             result = self.python_function(*bound.args, **bound.kwargs)
             graph.set_outputs(result)
             outputs = graph.traced_outputs()
         finally:
-            STATE.tracer = None
+            STATE.tracer, STATE.tapes = None, saved_tapes
             graph.finish(undo_assignments=dry)
         if self._tracing_count and graph.created_variables:
             raise ValueError("tf.function only supports singleton tf.Variables created on the "

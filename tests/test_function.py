@@ -60,6 +60,18 @@ def test_nested_structures_and_outputs():
     assert f.experimental_get_tracing_count() == 1
 
 
+def test_unhashable_python_arguments_are_keyed_by_identity():
+    @tf.function
+    def f(x, options):
+        return x * len(options)
+
+    opts = {1, 2}                            # a set: unhashable
+    assert float(f(tf.constant(1.0), opts)) == 2.0
+    assert float(f(tf.constant(3.0), opts)) == 6.0
+    assert float(f(tf.constant(1.0), {1, 2, 3})) == 3.0     # another object: a new trace
+    assert f.experimental_get_tracing_count() == 2
+
+
 def test_same_tensor_twice_then_two_different_tensors():
     @tf.function
     def f(a, b):
@@ -227,8 +239,10 @@ def test_get_concrete_function_traces_without_side_effects_and_lists_the_graph(c
         v.assign_sub(0.5 * v)
         return y
 
-    cf = f.get_concrete_function(tf.ones((3, 2)))
+    with tf.GradientTape() as tape:
+        cf = f.get_concrete_function(tf.ones((3, 2)))
     assert v.numpy().tolist() == [[1.0, 2.0]]          # tracing changed nothing
+    assert tape.watched_variables() == ()              # and recorded nothing
     assert capsys.readouterr().out == "tracing\n"
     listing = str(cf.graph)
     assert "f(x: float32[3, 2])" in listing and "read Variable" in listing
@@ -242,6 +256,16 @@ def test_get_concrete_function_traces_without_side_effects_and_lists_the_graph(c
     assert f.experimental_get_tracing_count() == 1 and capsys.readouterr().out == ""
     with pytest.raises(TypeError, match="traced for f"):
         cf(tf.ones((4, 2)))
+
+
+def test_listing_writes_attributes_readably():
+    @tf.function
+    def f(x):
+        return tf.cast(x[1:, 0] + x[:, ::2][0, 0], tf.float64)
+
+    listing = str(f.get_concrete_function(tf.ones((3, 2))).graph)
+    assert "StridedSlice(%0, key=(1:, 0))" in listing and "key=(:, ::2)" in listing
+    assert "Cast(%4, dtype=float64)" in listing
 
 
 def test_unused_ops_are_pruned_but_random_draws_stay():

@@ -164,7 +164,8 @@ class Layer:
             var.assign(value)
 
     def __repr__(self):
-        return f"<{type(self).__module__.replace('minitape.', 'tf.')}.{type(self).__name__} name={self.name!r}>"
+        module = type(self).__module__.replace("minitape.", "tf.")
+        return f"<{module}.{type(self).__name__} name={self.name!r}>"
 
 
 class Dense(Layer):
