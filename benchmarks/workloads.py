@@ -252,7 +252,9 @@ def w4_tf(tf, compile, d):
 
 
 def w5a_tf(tf, compile, d):
-    x = tf.constant(d["x"])
+    # A variable, not a constant: a compiled step could otherwise fold the whole computation
+    # into a constant at trace time and measure nothing.
+    x = tf.Variable(d["x"])
 
     @compile
     def step():

@@ -138,6 +138,8 @@ _ONE_SHOT = ("A non-persistent GradientTape can only be used to compute one set 
 
 
 def _unconnected(value):
+    if isinstance(value, UnconnectedGradients):
+        return value
     try:
         return UnconnectedGradients(value)
     except ValueError:
@@ -167,7 +169,7 @@ class GradientTape:
         self._watched = None      # ids of watched tensors/variables and of recorded outputs
         self._variables = {}      # id -> watched Variable
         self._recording = False
-        self._released_variables = ()
+        self._released_variables = {}   # the last recording's watched variables, by id
 
     # -- entering and leaving ------------------------------------------------------------
     def __enter__(self):
@@ -196,7 +198,7 @@ class GradientTape:
 
     def _release(self):
         """Forget the recording: the tensors it held are freed as soon as nobody else holds them."""
-        self._released_variables = self.watched_variables()
+        self._released_variables = self._variables
         self._entries = self._watched = None
         self._variables = {}
 
@@ -224,9 +226,8 @@ class GradientTape:
 
     def watched_variables(self):
         """The variables this tape watches, in creation order (kept after release)."""
-        if self._entries is None:
-            return self._released_variables
-        return tuple(self._variables[k] for k in sorted(self._variables))
+        variables = self._released_variables if self._entries is None else self._variables
+        return tuple(variables[k] for k in sorted(variables))
 
     # -- pausing and clearing ------------------------------------------------------------
     def stop_recording(self):
@@ -384,7 +385,7 @@ def _seed(target, g):
     """The starting gradient for one target: ones, or the given output gradient."""
     v = target._value
     if g is None:
-        return Tensor(np.ones_like(v))
+        return Tensor(np.ones(v.shape, v.dtype))
     g = operand(g, target, "gradient")
     if g._value.shape != v.shape:
         raise ValueError(f"output_gradients entry has shape {tuple(g._value.shape)} but its "

@@ -261,20 +261,25 @@ class Variable(_TensorLike):
     # -- writing -------------------------------------------------------------------------
     def _set(self, value, how):
         old = self._snap._value
-        if isinstance(value, (Tensor, Variable)) and value.dtype != self.dtype:
-            raise TypeError(f"Cannot {how} a {value.dtype.name} value to the {old.dtype.name} "
-                            f"variable '{self._name}'.")
-        new = convert_to_tensor(value, dtype=_dt.from_numpy(old.dtype))._value
+        new = value._value if type(value) is Tensor else value
+        plain = type(new) is np.ndarray or isinstance(new, np.generic)
+        if not plain or new.dtype != old.dtype:   # else: already a value of our dtype
+            if isinstance(value, (Tensor, Variable)) and value.dtype != self.dtype:
+                raise TypeError(f"Cannot {how} a {value.dtype.name} value to the "
+                                f"{old.dtype.name} variable '{self._name}'.")
+            new = convert_to_tensor(value, dtype=_dt.from_numpy(old.dtype))._value
         if how != "assign":
             new = old + new if how == "assign_add" else old - new
-        if np.shape(new) != old.shape:
+        if new.shape != old.shape:
             raise ValueError(f"Cannot {how} to variable '{self._name}': shape mismatch. The "
                              f"variable shape {tuple(old.shape)} and the value shape "
                              f"{tuple(np.shape(new))} are incompatible.")
         tracer = STATE.tracer
         if tracer is not None:   # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)
-        self._snap = _snapshot(np.array(new, dtype=old.dtype), self._id)
+        if how == "assign" or type(new) is not np.ndarray:
+            new = np.array(new, dtype=old.dtype)   # our own copy (a sum or difference is one)
+        self._snap = _snapshot(new, self._id)
         return self
 
     def assign(self, value, use_locking=None, name=None, read_value=True):

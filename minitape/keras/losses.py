@@ -12,6 +12,8 @@ has an extra trailing axis of size 1 (shapes (32,) and (32, 1)), it is squeezed 
 only does this when both are tensors; a numpy `y_true` of shape (32,) against a prediction of
 shape (32, 1) silently broadcasts to (32, 32) -- in TF as here.)
 """
+import math
+
 import numpy as np
 
 from .. import ops as o
@@ -31,7 +33,8 @@ def _prepare(y_true, y_pred, op_name):
     y_pred = convert_to_tensor(y_pred)
     y_true = o.cast(convert_to_tensor(y_true), y_pred.dtype)
     try:
-        np.broadcast_shapes(tuple(y_pred.shape), tuple(y_true.shape))
+        if y_pred._value.shape != y_true._value.shape:
+            np.broadcast_shapes(y_pred._value.shape, y_true._value.shape)
     except ValueError:
         raise invalid(op_name, f"Incompatible shapes: {list(y_pred.shape)} vs. "
                                f"{list(y_true.shape)} (y_pred has shape {tuple(y_pred.shape)}, "
@@ -118,7 +121,7 @@ class Loss:
         total = o.reduce_sum(losses)
         if self.reduction == Reduction.SUM:
             return total
-        n = int(np.prod(losses.shape))
+        n = math.prod(losses.shape)
         return total / n if n else o.zeros_like(total)
 
     def get_config(self):
