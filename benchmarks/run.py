@@ -275,7 +275,7 @@ def chart(rows, names, results, path):
             if not isinstance(v, str):
                 xs.append(i + (k - (len(shown) - 1) / 2) * width)
                 ys.append(v / results[base, wl])
-        bars = ax.bar(xs, ys, width, label=row, color=colors(k))
+        ax.bar(xs, ys, width, label=row, color=colors(k))
         for x, y in zip(xs, ys):
             ax.text(x, y * 1.08, ratio_text(y)[1:], ha="center", va="bottom", fontsize=6.5, rotation=90)
     ax.axhline(1.0, color="black", lw=1, label="numpy by hand = 1")

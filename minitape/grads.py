@@ -18,7 +18,7 @@ import numpy as np
 from . import ops as o
 from .ops import (cast, equal, greater, greater_equal, less, less_equal, logical_or, reduce_sum,
                   reshape, transpose, where, zeros_like)
-from .tape import Op, apply
+from .tape import apply
 
 
 def unbroadcast(g, x):
@@ -33,13 +33,9 @@ def unbroadcast(g, x):
     return summed if summed._value.shape == shape else reshape(summed, shape)
 
 
-Step = Op("Step", lambda x: (x > 0).astype(x.dtype))
-Step.vjps = (None,)   # a constant almost everywhere: no gradient
-
-
 def step(x):
     """1 where x > 0, else 0 (an op, so that `minitape.function` replays it)."""
-    return apply(Step, x)
+    return apply(o.Step, x)
 
 
 def _like_reduced(g, x, axis, keepdims):
@@ -98,6 +94,7 @@ VJPS = {
     o.Tanh:     (lambda g, ans, x: g * (1 - ans * ans),),
     o.Sigmoid:  (lambda g, ans, x: g * ans * (1 - ans),),
     o.Relu:     (lambda g, ans, x: g * step(x),),
+    o.Step:     (None,),      # constant almost everywhere: no gradient
     o.Elu:      (lambda g, ans, x: where(x > 0, g, g * (ans + 1)),),
     o.Softplus: (lambda g, ans, x: g * o.sigmoid(x),),
     o.Abs:      (lambda g, ans, x: g * o.sign(x),),

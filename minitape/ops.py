@@ -16,7 +16,7 @@ from . import dtypes as _dt
 from .context import STATE
 from .errors import invalid
 from .tape import Op, apply
-from .tensor import (Tensor, Variable, _TensorLike, constant, convert_to_tensor, operand, read,
+from .tensor import (Tensor, Variable, _TensorLike, convert_to_tensor, operand, read,
                      tf_type_name)
 
 # TF computes inf and nan silently (log(0), 1/0, overflow); so does minitape. numpy would warn
@@ -74,6 +74,7 @@ Cos = _op("Cos", np.cos)
 Tanh = _op("Tanh", np.tanh)
 Sigmoid = _op("Sigmoid", lambda x: np.exp(-np.logaddexp(0, -x)).astype(x.dtype))
 Relu = _op("Relu", lambda x: np.maximum(x, 0))
+Step = _op("Step", lambda x: (x > 0).astype(x.dtype))      # relu's slope, used by its VJP
 Elu = _op("Elu", lambda x: np.where(x > 0, x, np.expm1(x)).astype(x.dtype))
 Softplus = _op("Softplus", lambda x: np.logaddexp(0, x).astype(x.dtype))
 Abs = _op("Abs", np.abs)
@@ -691,4 +692,4 @@ _TensorLike.__pos__ = lambda self: read(self)
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in {
     "np", "builtins", "math", "apply", "Op", "STATE", "invalid", "operand", "read", "tf_type_name",
-    "constant", "convert_to_tensor", "Tensor", "Variable"}]
+    "convert_to_tensor", "Tensor", "Variable"}]

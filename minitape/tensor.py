@@ -210,7 +210,6 @@ class Variable(_TensorLike):
     differentiable: the new value has no recorded history, as in TF."""
 
     __slots__ = ("_snap", "_id", "_trainable", "_name", "__weakref__")
-    _counts = {}
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, **_ignored):
         if initial_value is None:
@@ -389,16 +388,12 @@ def constant(value, dtype=None, shape=None, name=None):
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """`value` as a Tensor: tensors pass through, variables are read, the rest is converted."""
-    if type(value) is Tensor:
-        if dtype is not None and _dt.as_dtype(dtype)._np != value._value.dtype:
+    if isinstance(value, (Tensor, Variable)):
+        have = value._read_value().dtype
+        if dtype is not None and _dt.as_dtype(dtype)._np != have:
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
-                             f"for Tensor with dtype {value._value.dtype.name}: {value!r}")
-        return value
-    if isinstance(value, Variable):
-        if dtype is not None and _dt.as_dtype(dtype)._np != value._snap._value.dtype:
-            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
-                             f"for Variable with dtype {value.dtype.name}: {value!r}")
-        return value._read()
+                             f"for {type(value).__name__} with dtype {have.name}: {value!r}")
+        return value if type(value) is Tensor else value._read()
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
             return Tensor(_to_numpy(value, dtype_hint))

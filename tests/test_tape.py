@@ -279,8 +279,8 @@ def test_gradient_inside_block_stops_a_one_shot_tape():
         y = x * x
         g = tape.gradient(y, x)
         z = g * x                    # not recorded: the tape stopped recording
-        assert not tape._recording
-    assert float(g) == 6.0
+        assert not tape._recording and tape._entries is None
+    assert float(g) == 6.0 and float(z) == 18.0
 
 
 def test_persistent_gradient_inside_block_is_recorded_and_warns_once(capsys):
@@ -370,12 +370,13 @@ def test_stop_recording_errors():
 
 def test_reset_clears_recording_and_watches():
     x, c = tf.Variable(2.0), tf.constant(1.0)
-    with tf.GradientTape() as tape:
+    with tf.GradientTape(persistent=True) as tape:
         tape.watch(c)
         y = x * x
         tape.reset()
         z = x * 3.0
     assert tape.gradient(z, x).numpy() == 3.0
+    assert tape.gradient(y, x) is None        # recorded before the reset: forgotten
     with tf.GradientTape() as tape:
         tape.watch(c)
         tape.reset()
