@@ -97,32 +97,43 @@ def apply(op, *inputs, **attrs):
     return out
 
 
-def _accumulate(grads, key, g):
-    """Gradients always add up: a tensor used twice gets the sum of both paths."""
+def _accumulate(grads, key, g, sent=None, x=None):
+    """Gradients always add up: a tensor used twice gets the sum of both paths.
+    (`sent`, when a step is being reported, collects (input, gradient, new total).)"""
     prev = grads.get(key)
-    grads[key] = g if prev is None else prev + g
+    grads[key] = total = g if prev is None else prev + g
+    if sent is not None:
+        sent.append((x, g, total))
 
 
-def _backward(entries, watched, targets, target_grads, keep):
-    """Reverse-mode sweep. Returns {tensor id: gradient} for the ids in `keep`."""
+def _backward(entries, watched, targets, target_grads, keep, on_step=None):
+    """Reverse-mode sweep. Returns {tensor id: gradient} for the ids in `keep`.
+
+    `on_step(i, op, out, g, sent)`, if given, hears of every entry the sweep uses: its index,
+    the gradient `g` that reached its output, and `sent`, the (input, gradient, new total)
+    it passed on. (`minitape.viz` replays the sweep step by step with it.)"""
     grads = {}
     for t, g in zip(targets, target_grads):
         _accumulate(grads, t._id, g)
-    for op, inputs, out, attrs in reversed(entries):   # newest entry first
+    for i in range(len(entries) - 1, -1, -1):     # newest entry first
+        op, inputs, out, attrs = entries[i]
         g = grads.get(out._id) if out._id in keep else grads.pop(out._id, None)
         if g is None:
             continue                              # this op does not lead to a target
+        sent = [] if on_step is not None else None
         rules = op.vjps
         if callable(rules):                       # one rule for all inputs
             for x, gx in zip(inputs, rules(g, out, inputs, **attrs)):
                 if gx is not None and x._id in watched and x._value.dtype.kind == "f":
-                    _accumulate(grads, x._id, gx)
-            continue
-        for x, rule in zip(inputs, rules):
-            if rule is not None and x._id in watched and x._value.dtype.kind == "f":
-                gx = rule(g, out, *inputs, **attrs)
-                if gx is not None:
-                    _accumulate(grads, x._id, gx)
+                    _accumulate(grads, x._id, gx, sent, x)
+        else:                                     # one rule per input, run only where needed
+            for x, rule in zip(inputs, rules):
+                if rule is not None and x._id in watched and x._value.dtype.kind == "f":
+                    gx = rule(g, out, *inputs, **attrs)
+                    if gx is not None:
+                        _accumulate(grads, x._id, gx, sent, x)
+        if on_step is not None:
+            on_step(i, op, out, g, sent)
     return grads
 
 

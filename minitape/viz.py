@@ -26,7 +26,7 @@ from matplotlib.patches import FancyBboxPatch
 
 from . import nest
 from .context import STATE
-from .tape import _target
+from .tape import _backward, _target
 from .tensor import Tensor, Variable
 
 __all__ = ["TapeGraph", "tape_graph", "draw_tape", "BackwardWalk", "Step", "backward_steps",
@@ -409,34 +409,24 @@ def backward_steps(tape, target, sources, names=None):
     STATE.tapes.clear()
     STATE.tracer = None
     try:
-        grads = {}
-        for t in targets:
-            seed = Tensor(np.ones_like(t._value))
-            grads[t._id] = seed if t._id not in grads else grads[t._id] + seed
-        def snapshot():
-            return {k: v._value for k, v in grads.items()}
-
+        # The tape's own backward sweep, told to keep every gradient (nothing is popped) and
+        # to report each step; the running totals are snapshotted after each one.
+        seeds = [Tensor(np.ones_like(t._value)) for t in targets]
+        totals = {}
+        for t, seed in zip(targets, seeds):
+            totals[t._id] = seed._value if t._id not in totals else totals[t._id] + seed._value
         first = targets[0]
-        steps = [Step(None, "seed", first._id, np.ones_like(first._value), [], snapshot())]
-        for i in range(len(entries) - 1, -1, -1):
-            op, inputs, out, attrs = entries[i]
-            g = grads.get(out._id)
-            if g is None:
-                continue
-            rules = op.vjps
-            if callable(rules):
-                pairs = list(zip(inputs, rules(g, out, inputs, **attrs)))
-            else:   # one rule per input, called only where a gradient can go
-                pairs = [(x, r(g, out, *inputs, **attrs)
-                          if r is not None and x._id in watched and x._value.dtype.kind == "f"
-                          else None) for x, r in zip(inputs, rules)]
-            sent = []
-            for x, gx in pairs:
-                if gx is None or x._id not in watched or x._value.dtype.kind != "f":
-                    continue
-                grads[x._id] = gx if x._id not in grads else grads[x._id] + gx
-                sent.append((x._id, gx._value, grads[x._id]._value))
-            steps.append(Step(i, op.name, out._id, g._value, sent, snapshot()))
+        steps = [Step(None, "seed", first._id, np.ones_like(first._value), [], dict(totals))]
+
+        def on_step(i, op, out, g, sent):
+            for x, gx, total in sent:
+                totals[x._id] = total._value
+            steps.append(Step(i, op.name, out._id, g._value,
+                              [(x._id, gx._value, total._value) for x, gx, total in sent],
+                              dict(totals)))
+
+        keep = watched | {t._id for t in targets}
+        grads = _backward(entries, watched, targets, seeds, keep, on_step)
     finally:
         STATE.tapes[:] = saved_tapes
         STATE.tracer = saved_tracer
