@@ -271,27 +271,73 @@ def _fmt(v):
 
 
 # --- replaying ----------------------------------------------------------------------------
+def _compile(graph):
+    """Turn the graph into straight-line Python: one line per node, numpy values in local
+    variables. This is the fast replay (no tape, no outer trace listening): no per-op
+    checks, no tensors, no bookkeeping -- only each op's numpy `forward`, in order.
+
+    Returns the source (`concrete.python_source`, worth printing once) and the function.
+    Its arguments are the values of the tensor arguments; it returns {slot: value} for the
+    graph's outputs. An op whose inputs are all constants (say, the 1/n of a mean's
+    gradient) gives the same value on every call, so it is computed once, here, and becomes
+    a constant too (random ops excepted: they draw anew on every call)."""
+    env = {}                                  # the generated function's global names
+    known = {}                                # slot -> its name in the source
+    for slot, t in graph.constants.items():
+        known[slot] = f"c{slot}"
+        env[known[slot]] = t._value
+    args = [f"s{slot}" for slot in graph.inputs]
+    known.update(zip(graph.inputs, args))
+    lines = []
+    for kind, what, ins, attrs, out in graph.nodes:
+        if kind is _ASSIGN:
+            env[f"var{what._id}"] = what
+            lines.append(f"var{what._id}._set({known[ins[0]]}, {attrs!r})")
+        elif kind is _READ:
+            env[f"var{what._id}"] = what
+            known[out] = f"s{out}"
+            lines.append(f"s{out} = var{what._id}._snap._value")
+        elif ins and all(known[i][0] == "c" for i in ins) and not what.name.startswith("Random"):
+            known[out] = f"c{out}"
+            env[known[out]] = what.forward(*[env[known[i]] for i in ins], **attrs)
+        else:
+            fname = what.name
+            while env.get(fname, what.forward) is not what.forward:   # (two ops, one name)
+                fname += "_"
+            env[fname] = what.forward
+            params = [known[i] for i in ins]
+            for name, value in attrs.items():
+                if _is_literal(value):
+                    params.append(f"{name}={value!r}")
+                else:
+                    env[f"a{out}_{name}"] = value
+                    params.append(f"{name}=a{out}_{name}")
+            known[out] = f"s{out}"
+            lines.append(f"s{out} = {fname}({', '.join(params)})")
+    results = sorted({s for s in nest.flatten(graph.outputs) if s is not None})
+    lines.append("return {" + ", ".join(f"{s}: {known[s]}" for s in results) + "}")
+    source = f"def replay({', '.join(args)}):\n" + "".join(f"    {line}\n" for line in lines)
+    exec(compile(source, f"<minitape.function {graph.name}>", "exec"), env)
+    return source, env["replay"]
+
+
+def _is_literal(value):
+    """Whether `repr(value)` is Python source for the very same value."""
+    if isinstance(value, tuple):
+        return all(map(_is_literal, value))
+    return value is None or type(value) in (bool, int, str)
+
+
 class ConcreteFunction:
     """The graph traced for one signature; calling it replays the graph."""
 
     def __init__(self, graph, function, key):
         self.graph = graph
         self._function, self._key = function, key
-        n = len(graph.specs)
-        self._numpy = [None] * n    # slot values for the fast replay: constants filled in
-        self._tensors = [None] * n  # the same as tensors, for the recorded replay
+        self._tensors = [None] * len(graph.specs)   # slot values for the recorded replay
         for slot, t in graph.constants.items():
-            self._numpy[slot], self._tensors[slot] = t._value, t
-        # An op whose inputs are all constants (say, the 1/n of a mean's gradient) gives the
-        # same value on every call: the fast replay computes it once, here (random ops excepted).
-        self._fast_nodes = []
-        for node in graph.nodes:
-            kind, what, ins, attrs, out = node
-            if kind is _OP and ins and not what.name.startswith("Random") and \
-                    all(self._numpy[i] is not None for i in ins):
-                self._numpy[out] = what.forward(*[self._numpy[i] for i in ins], **attrs)
-            else:
-                self._fast_nodes.append(node)
+            self._tensors[slot] = t
+        self.python_source, self._replay = _compile(graph)
 
     def __call__(self, *args, **kwargs):
         key, tensors, _, _ = self._function._signature(args, kwargs)
@@ -310,17 +356,8 @@ class ConcreteFunction:
         return self._replay_numpy(tensors)
 
     def _replay_numpy(self, tensors):
-        """The fast path (nothing is listening): each op's numpy forward, in order."""
-        vals = self._numpy.copy()
-        for slot, t in zip(self.graph.inputs, tensors):
-            vals[slot] = t._value
-        for kind, what, ins, attrs, out in self._fast_nodes:
-            if kind is _OP:
-                vals[out] = what.forward(*[vals[i] for i in ins], **attrs)
-            elif kind is _READ:
-                vals[out] = what._snap._value
-            else:
-                what._set(vals[ins[0]], attrs)
+        """The fast path (nothing is listening): one call of the compiled replay."""
+        vals = self._replay(*[t._value for t in tensors])
         return nest.map_structure(lambda s: None if s is None else Tensor(vals[s]),
                                   self.graph.outputs)
 

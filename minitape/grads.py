@@ -58,6 +58,21 @@ def _inverse(perm):
     return tuple(np.argsort(perm))
 
 
+def _matmul_grad_a(g, ans, a, b, transpose_a=False, transpose_b=False):
+    """a @ b: a's gradient is g @ b^T. With a and b used transposed (TF's MatMul attributes),
+    the same product with the transposes moved onto the operands, as TF's rule writes it."""
+    if transpose_a:
+        return unbroadcast(o.matmul(b, g, transpose_a=transpose_b, transpose_b=True), a)
+    return unbroadcast(o.matmul(g, b, transpose_b=not transpose_b), a)
+
+
+def _matmul_grad_b(g, ans, a, b, transpose_a=False, transpose_b=False):
+    """a @ b: b's gradient is a^T @ g (transposed operands as in `_matmul_grad_a`)."""
+    if transpose_b:
+        return unbroadcast(o.matmul(g, a, transpose_a=True, transpose_b=transpose_a), b)
+    return unbroadcast(o.matmul(a, g, transpose_a=not transpose_a), b)
+
+
 def _split_concat(g, ans, inputs, axis):
     """Each input of a concat gets its own slice of g."""
     out, start = [], 0
@@ -113,8 +128,7 @@ VJPS = {
     o.ClipByValue: (lambda g, ans, x, lo, hi: where(logical_or(less(x, lo), greater(x, hi)), 0, g),
                     lambda g, ans, x, lo, hi: unbroadcast(where(less(x, lo), g, 0), lo),
                     lambda g, ans, x, lo, hi: unbroadcast(where(greater(x, hi), g, 0), hi)),
-    o.MatMul:   (lambda g, ans, a, b: unbroadcast(o.matmul(g, b, transpose_b=True), a),
-                 lambda g, ans, a, b: unbroadcast(o.matmul(a, g, transpose_a=True), b)),
+    o.MatMul:   (_matmul_grad_a, _matmul_grad_b),
     o.Transpose:   (lambda g, ans, x, perm: transpose(g, _inverse(perm)),),
     o.Reshape:     (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.ExpandDims:  (lambda g, ans, x, shape: reshape(g, x.shape),),

@@ -175,7 +175,7 @@ class Tensor(_TensorLike):
     __slots__ = ("_value", "_id", "__weakref__")
 
     def __init__(self, value):
-        self._value = value      # a numpy array (or numpy scalar); never mutated
+        self._value = value      # a numpy array, or a numpy scalar when 0-d; never mutated
         self._id = next_id()     # the name tapes know it by
 
     def _read_value(self):
@@ -193,6 +193,12 @@ class Tensor(_TensorLike):
     def __str__(self):
         v = self._value
         return f"tf.Tensor({_numpy_text(v, False)}, shape={tuple(v.shape)}, dtype={v.dtype.name})"
+
+
+def _compact(arr):
+    """A fresh 0-d array as a numpy scalar: the same value, but arithmetic on numpy scalars
+    takes numpy's fast scalar path (~30 ns instead of ~300 ns through an array ufunc)."""
+    return arr[()] if arr.ndim == 0 else arr
 
 
 def _snapshot(value, ident):
@@ -218,7 +224,7 @@ class Variable(_TensorLike):
             initial_value = initial_value()
         value = convert_to_tensor(initial_value, dtype=dtype)._value
         self._id = next_id()
-        self._snap = _snapshot(np.array(value), self._id)
+        self._snap = _snapshot(_compact(np.array(value)), self._id)
         self._trainable = bool(trainable)
         base = name or "Variable"
         self._name = base + ":0"
@@ -277,7 +283,7 @@ class Variable(_TensorLike):
         if tracer is not None:   # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)
         if how == "assign" or type(new) is not np.ndarray:
-            new = np.array(new, dtype=old.dtype)   # our own copy (a sum or difference is one)
+            new = _compact(np.array(new, dtype=old.dtype))   # our own copy (a sum or difference is one)
         self._snap = _snapshot(new, self._id)
         return self
 
@@ -374,6 +380,7 @@ def constant(value, dtype=None, shape=None, name=None):
             value = value.astype(_dt.as_dtype(dtype)._np)
     arr = _to_numpy(value, dtype)
     if shape is not None:
+        arr = np.asarray(arr)
         shape = tuple(int(s) for s in np.atleast_1d(shape)) if not isinstance(shape, tuple) else shape
         if arr.size == 1:
             arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
@@ -383,7 +390,7 @@ def constant(value, dtype=None, shape=None, name=None):
             raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
                             f"{value!r} (converted from {value!r}) has {arr.size} elements, "
                             f"but got `shape` {shape} with {int(np.prod(shape))} elements).")
-    return Tensor(arr)
+    return Tensor(_compact(arr))
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
@@ -396,10 +403,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return value if type(value) is Tensor else value._read()
     if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
         try:
-            return Tensor(_to_numpy(value, dtype_hint))
+            return Tensor(_compact(_to_numpy(value, dtype_hint)))
         except (TypeError, ValueError):
             pass
-    return Tensor(_to_numpy(value, dtype))
+    return Tensor(_compact(_to_numpy(value, dtype)))
 
 
 def operand(x, like, op_name):
@@ -412,11 +419,11 @@ def operand(x, like, op_name):
     else:
         npd = like._value.dtype
         if isinstance(x, (np.ndarray, np.generic)) and x.dtype == npd:
-            return Tensor(np.array(x))
+            return Tensor(_compact(np.array(x)))
         if npd.kind in "iu" and isinstance(x, float):
             raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {npd.name}")
         try:
-            return Tensor(np.array(x, dtype=npd))
+            return Tensor(_compact(np.array(x, dtype=npd)))
         except (TypeError, ValueError):
             raise TypeError(f"{op_name}: cannot convert {x!r} (a {type(x).__name__}) to a "
                             f"{npd.name} tensor.") from None
