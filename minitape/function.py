@@ -30,9 +30,11 @@ repeats the choice made then. Make such choices outside the function, or with op
 (`tf.where`).
 
 Why a replay is faster: eager execution checks and converts the arguments of every op in
-Python and asks every active tape whether to record it. With no tape active, a replay only
-calls each op's numpy `forward` on the stored values (with a tape active it goes through
-`apply`, so that the tape records).
+Python, wraps every result in a tensor and asks every active tape whether to record it. A
+graph is instead written out, once, as one straight-line Python function -- a line per op,
+calling the op's numpy `forward` on plain numpy values (`concrete.python_source` shows it) --
+and with no tape active a replay is one call of that function. (With a tape active, the
+replay goes through `apply` op by op, so that the tape records.)
 
 `f.get_concrete_function(x)` traces without changing any variable and returns the graph for
 that signature; `print(f.get_concrete_function(x).graph)` lists it.
@@ -291,20 +293,17 @@ def _compile(graph):
     lines = []
     for kind, what, ins, attrs, out in graph.nodes:
         if kind is _ASSIGN:
-            env[f"var{what._id}"] = what
-            lines.append(f"var{what._id}._set({known[ins[0]]}, {attrs!r})")
+            var = _global_name(env, "v_" + what.name.split(":")[0], what)
+            lines.append(f"{var}._set({known[ins[0]]}, {attrs!r})")
         elif kind is _READ:
-            env[f"var{what._id}"] = what
+            var = _global_name(env, "v_" + what.name.split(":")[0], what)
             known[out] = f"s{out}"
-            lines.append(f"s{out} = var{what._id}._snap._value")
+            lines.append(f"s{out} = {var}._snap._value")
         elif ins and all(known[i][0] == "c" for i in ins) and not what.name.startswith("Random"):
             known[out] = f"c{out}"
             env[known[out]] = what.forward(*[env[known[i]] for i in ins], **attrs)
         else:
-            fname = what.name
-            while env.get(fname, what.forward) is not what.forward:   # (two ops, one name)
-                fname += "_"
-            env[fname] = what.forward
+            fname = _global_name(env, what.name, what.forward)
             params = [known[i] for i in ins]
             for name, value in attrs.items():
                 if _is_literal(value):
@@ -319,6 +318,19 @@ def _compile(graph):
     source = f"def replay({', '.join(args)}):\n" + "".join(f"    {line}\n" for line in lines)
     exec(compile(source, f"<minitape.function {graph.name}>", "exec"), env)
     return source, env["replay"]
+
+
+def _global_name(env, name, obj):
+    """A name for `obj` in the generated code's globals: `name` made an identifier, made
+    unique if another object already has it. (Variables' names start with `v_`, ops' with a
+    capital: neither can be taken for a keyword, `replay`, or the `s`/`c`/`a` names.)"""
+    base = "".join(c if c.isalnum() else "_" for c in name)
+    candidate, n = base, 1
+    while env.get(candidate, obj) is not obj:
+        n += 1
+        candidate = f"{base}_{n}"
+    env[candidate] = obj
+    return candidate
 
 
 def _is_literal(value):

@@ -13,6 +13,8 @@ Edge conventions follow TF: relu'(0) = 0, abs'(0) = 0, a tie in maximum/minimum 
 gradient to the first argument, reduce_max splits it equally among tied maxima, sign has a
 zero gradient, round/floor/ceil have none (None), `where` routes g to the branch it chose.
 """
+import functools
+
 import numpy as np
 
 from . import ops as o
@@ -27,10 +29,17 @@ def unbroadcast(g, x):
     gshape = g._value.shape
     if gshape == shape:
         return g
-    lead = len(gshape) - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
-    summed = apply(o.Sum, g, axis=axes, keepdims=False)   # (axes are already valid and sorted)
+    summed = apply(o.Sum, g, axis=_broadcast_axes(gshape, shape), keepdims=False)
     return summed if summed._value.shape == shape else reshape(summed, shape)
+
+
+@functools.lru_cache(maxsize=1024)
+def _broadcast_axes(gshape, shape):
+    """The axes along which `shape` was broadcast to `gshape`: the leading extra ones, and
+    those where `shape` has 1 (sorted and valid, as Sum's attribute must be)."""
+    lead = len(gshape) - len(shape)
+    return tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape)
+                                      if d == 1 and gshape[i + lead] != 1)
 
 
 def step(x):
@@ -41,7 +50,7 @@ def step(x):
 def _like_reduced(g, x, axis, keepdims):
     """Broadcast the gradient of a reduction back over the reduced axes of `x`."""
     shape = x._value.shape
-    if not keepdims and axis is not None:   # (after a full reduction g is a scalar: it broadcasts as is)
+    if not keepdims and axis is not None and g._value.ndim:   # (a scalar g broadcasts as is)
         kept = [1 if i in axis else d for i, d in enumerate(shape)]
         g = reshape(g, kept)
     return o.broadcast_to(g, shape)
@@ -106,8 +115,12 @@ VJPS = {
     o.Log1p:    (lambda g, ans, x: g / (1 + x),),
     o.Sin:      (lambda g, ans, x: g * o.cos(x),),
     o.Cos:      (lambda g, ans, x: -g * o.sin(x),),
-    o.Tanh:     (lambda g, ans, x: g * (1 - ans * ans),),
-    o.Sigmoid:  (lambda g, ans, x: g * ans * (1 - ans),),
+    o.Tanh:     (lambda g, ans, x: apply(o.TanhGrad, ans, g),),        # g * (1 - ans**2)
+    o.TanhGrad: (lambda g, ans, y, dy: g * -2.0 * dy * y,
+                 lambda g, ans, y, dy: apply(o.TanhGrad, y, g)),
+    o.Sigmoid:  (lambda g, ans, x: apply(o.SigmoidGrad, ans, g),),     # g * ans * (1 - ans)
+    o.SigmoidGrad: (lambda g, ans, y, dy: g * dy - 2.0 * (g * dy) * y,
+                    lambda g, ans, y, dy: apply(o.SigmoidGrad, y, g)),
     o.Relu:     (lambda g, ans, x: g * step(x),),
     o.Step:     (None,),      # constant almost everywhere: no gradient
     o.Elu:      (lambda g, ans, x: where(x > 0, g, g * (ans + 1)),),

@@ -16,7 +16,13 @@ def flatten(structure):
     if isinstance(structure, dict):
         return [leaf for k in sorted(structure) for leaf in flatten(structure[k])]
     if isinstance(structure, (list, tuple)):
-        return [leaf for item in structure for leaf in flatten(item)]
+        leaves = []
+        for item in structure:
+            if isinstance(item, (list, tuple, dict)):
+                leaves.extend(flatten(item))
+            else:
+                leaves.append(item)
+        return leaves
     return [structure]
 
 
@@ -32,7 +38,8 @@ def _build(s, leaves):
         built = {k: _build(s[k], leaves) for k in sorted(s)}
         return type(s)((k, built[k]) for k in s)
     if isinstance(s, (list, tuple)):
-        items = [_build(x, leaves) for x in s]
+        items = [_build(x, leaves) if isinstance(x, (list, tuple, dict)) else next(leaves)
+                 for x in s]
         if isinstance(s, tuple) and hasattr(s, "_fields"):
             return type(s)(*items)
         return type(s)(items)

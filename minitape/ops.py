@@ -78,6 +78,10 @@ Tanh = _op("Tanh", np.tanh)
 Sigmoid = _op("Sigmoid", lambda x: np.exp(-np.logaddexp(0, -x)).astype(x.dtype))
 Relu = _op("Relu", lambda x: np.maximum(x, 0))
 Step = _op("Step", lambda x: (x > 0).astype(x.dtype))      # relu's slope, used by its VJP
+# tanh's and sigmoid's VJPs as one op each (TF's TanhGrad, SigmoidGrad): y is the op's output,
+# dy the gradient reaching it. One op instead of three, and differentiable in turn.
+TanhGrad = _op("TanhGrad", lambda y, dy: dy * (1 - y * y))
+SigmoidGrad = _op("SigmoidGrad", lambda y, dy: dy * y * (1 - y))
 Elu = _op("Elu", lambda x: np.where(x > 0, x, np.expm1(x)).astype(x.dtype))
 Softplus = _op("Softplus", lambda x: np.logaddexp(0, x).astype(x.dtype))
 Abs = _op("Abs", np.abs)
@@ -90,13 +94,16 @@ Cast = _op("Cast", lambda x, dtype: x.astype(dtype))
 Select = _op("SelectV2", np.where, _broadcast_check("SelectV2"))
 ClipByValue = _op("ClipByValue", lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
                   _broadcast_check("ClipByValue"))
+# (Array methods rather than np.reshape & co: the same views, without numpy's Python-level
+# dispatch, which costs more than the work on small arrays.)
 MatMul = _op("MatMul", lambda a, b, transpose_a=False, transpose_b=False: np.matmul(
-    np.swapaxes(a, -1, -2) if transpose_a else a, np.swapaxes(b, -1, -2) if transpose_b else b))
-Transpose = _op("Transpose", lambda x, perm: np.transpose(x, perm))
-Reshape = _op("Reshape", lambda x, shape: np.reshape(x, shape))
-ExpandDims = _op("ExpandDims", lambda x, shape: np.reshape(x, shape))
-Squeeze = _op("Squeeze", lambda x, shape: np.reshape(x, shape))
-BroadcastTo = _op("BroadcastTo", lambda x, shape: np.full(shape, x), _broadcast_to_check)
+    a.swapaxes(-1, -2) if transpose_a else a, b.swapaxes(-1, -2) if transpose_b else b),
+    lambda a, b, transpose_a=False, transpose_b=False: _matmul_check(a, b, transpose_a, transpose_b))
+Transpose = _op("Transpose", lambda x, perm: x.transpose(perm))
+Reshape = _op("Reshape", lambda x, shape: x.reshape(shape), lambda x, shape: _reshape_check(x, shape))
+ExpandDims = _op("ExpandDims", lambda x, shape: x.reshape(shape))
+Squeeze = _op("Squeeze", lambda x, shape: x.reshape(shape))
+BroadcastTo = _op("BroadcastTo", lambda x, shape: _filled(shape, x), _broadcast_to_check)
 Concat = _op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
 Pack = _op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
 Sum = _op("Sum", lambda x, axis, keepdims: np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims))
@@ -118,6 +125,23 @@ Any = _op("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdim
 ArgMax = _op("ArgMax", lambda x, axis, dtype: np.argmax(x, axis=axis).astype(dtype))
 ArgMin = _op("ArgMin", lambda x, axis, dtype: np.argmin(x, axis=axis).astype(dtype))
 Where = _op("Where", lambda c: np.argwhere(c).astype(np.int64))
+
+
+def _matmul_check(a, b, transpose_a, transpose_b):
+    sa, sb = a.shape, b.shape
+    if transpose_a:
+        sa = sa[:-2] + (sa[-1], sa[-2])
+    if transpose_b:
+        sb = sb[:-2] + (sb[-1], sb[-2])
+    if sa[-1] != sb[-2]:     # (else: batch dimensions that do not broadcast; numpy says so)
+        raise invalid("MatMul", f"Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}")
+
+
+def _filled(shape, x):
+    """A new array of `shape` holding `x` broadcast (np.full, minus its Python overhead)."""
+    out = np.empty(shape, dtype=x.dtype)
+    out[...] = x
+    return out
 
 
 def _count(shape, axis):
@@ -143,17 +167,22 @@ def _is_basic(key):
 
 
 # --- argument helpers ---------------------------------------------------------------------
-def _binary(op, x, y):
-    """Both operands as tensors of one dtype (Python data takes the tensor's dtype)."""
-    if type(x) is Tensor:
-        if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
+def _binary(op, name, doc):
+    """The public function of a binary op (`add`, `multiply`, ...): it makes both operands
+    tensors of one dtype (Python data takes the tensor's dtype), then calls `apply`."""
+    def binary(x, y, name=None):
+        if type(x) is Tensor:
+            if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
+                y = operand(y, x, op.name)
+        elif type(y) is Tensor:
+            x = operand(x, y, op.name)
+        else:
+            x = read(x)
             y = operand(y, x, op.name)
-    elif type(y) is Tensor:
-        x = operand(x, y, op.name)
-    else:
-        x = read(x)
-        y = operand(y, x, op.name)
-    return apply(op, x, y)
+        return apply(op, x, y)
+    binary.__name__ = binary.__qualname__ = name
+    binary.__doc__ = doc
+    return binary
 
 
 _FLOAT_ONLY = "fc"
@@ -172,6 +201,8 @@ def _axes(axis, ndim, op_name):
     """Normalise a reduction `axis` (None, int, list, tensor) to a sorted tuple or None."""
     if axis is None:
         return None
+    if type(axis) is int and -ndim <= axis < ndim:     # the common case, quickly
+        return (axis % ndim,)
     if isinstance(axis, _TensorLike):
         axis = axis.numpy().tolist()
     axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
@@ -191,49 +222,40 @@ def _shape_arg(shape):
         shape = shape.numpy().tolist()
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    return tuple(int(s.numpy()) if isinstance(s, _TensorLike) else int(s) for s in shape)
+    return tuple(map(int, shape))     # (int() of a scalar int tensor is its value)
 
 
 # --- arithmetic ---------------------------------------------------------------------------
-def add(x, y, name=None):
-    return _binary(Add, x, y)
-
-
-def subtract(x, y, name=None):
-    return _binary(Sub, x, y)
-
-
-def multiply(x, y, name=None):
-    return _binary(Mul, x, y)
+add = _binary(Add, "add", "x + y, element-wise (shapes broadcast).")
+subtract = _binary(Sub, "subtract", "x - y, element-wise (shapes broadcast).")
+multiply = _binary(Mul, "multiply", "x * y, element-wise (shapes broadcast).")
+_real_div = _binary(Div, "divide", None)
 
 
 def divide(x, y, name=None):
     """True division; integer tensors are first cast to float64, as TF's `/` does."""
+    if type(x) is Tensor and x._value.dtype.kind == "f":      # (the common case)
+        return _real_div(x, y)
     x = x if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike) else operand(x, read(y), "RealDiv")
     x = read(x)
     if x._value.dtype.kind in "iu":
         y = operand(y, x, "RealDiv")
-        return _binary(Div, cast(x, _dt.float64), cast(y, _dt.float64))
-    return _binary(Div, x, y)
+        return _real_div(cast(x, _dt.float64), cast(y, _dt.float64))
+    return _real_div(x, y)
 
 
 truediv = divide
 
 
-def floordiv(x, y, name=None):
-    return _binary(FloorDiv, x, y)
-
-
-def floormod(x, y, name=None):
-    return _binary(FloorMod, x, y)
+floordiv = _binary(FloorDiv, "floordiv", "x // y, element-wise, rounding down.")
+floormod = _binary(FloorMod, "floormod", "x % y, element-wise, with the sign of y (as Python's %).")
 
 
 def negative(x, name=None):
     return _unary(Neg, x)
 
 
-def pow(x, y, name=None):  # noqa: A001  (TF's name)
-    return _binary(Pow, x, y)
+pow = _binary(Pow, "pow", "x ** y, element-wise.")  # noqa: A001  (TF's name)
 
 
 def square(x, name=None):
@@ -304,12 +326,8 @@ def ceil(x, name=None):
     return _unary(Ceil, x, True)
 
 
-def maximum(x, y, name=None):
-    return _binary(Maximum, x, y)
-
-
-def minimum(x, y, name=None):
-    return _binary(Minimum, x, y)
+maximum = _binary(Maximum, "maximum", "The larger of x and y, element-wise.")
+minimum = _binary(Minimum, "minimum", "The smaller of x and y, element-wise.")
 
 
 def identity(input, name=None):  # noqa: A002
@@ -358,13 +376,8 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 # --- comparisons and logic (not differentiable: bool results) -----------------------------
 def _compare(np_fn, name):
-    op = _binop(name, np_fn)
-
-    def compare(x, y, name=None):
-        return _binary(op, x, y)
-
-    compare.__name__ = name[0].lower() + "".join("_" + c.lower() if c.isupper() else c for c in name[1:])
-    return compare
+    snake = name[0].lower() + "".join("_" + c.lower() if c.isupper() else c for c in name[1:])
+    return _binary(_binop(name, np_fn), snake, f"x {name} y, element-wise: a bool tensor.")
 
 
 equal = _compare(np.equal, "Equal")
@@ -399,19 +412,15 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
     a = read(a)
     b = operand(b, a, "MatMul")
-    sa, sb = a._value.shape, b._value.shape
-    for i, s in enumerate((sa, sb)):
-        if len(s) < 2:
-            raise invalid("MatMul", f"In[{i}] is not a matrix. Instead it has shape {list(s)}")
-    if transpose_a:
-        sa = sa[:-2] + (sa[-1], sa[-2])
-    if transpose_b:
-        sb = sb[:-2] + (sb[-1], sb[-2])
-    if sa[-1] != sb[-2]:
-        raise invalid("MatMul", f"Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}")
+    for i, t in enumerate((a, b)):
+        if t._value.ndim < 2:
+            raise invalid("MatMul", f"In[{i}] is not a matrix. Instead it has shape "
+                                    f"{list(t._value.shape)}")
     # As in TF, the transposes are attributes of the one MatMul op (recorded only when set).
-    flags = {k: True for k, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b)) if v}
-    return apply(MatMul, a, b, **flags)
+    if transpose_a or transpose_b:
+        return apply(MatMul, a, b, **{k: True for k, v in (("transpose_a", transpose_a),
+                                                            ("transpose_b", transpose_b)) if v})
+    return apply(MatMul, a, b)
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
@@ -424,16 +433,19 @@ def transpose(a, perm=None, conjugate=False, name=None):
     return apply(Transpose, a, perm=perm)
 
 
+def _reshape_check(x, shape):
+    size, known = np.size(x), math.prod(s for s in shape if s != -1)
+    raise invalid("Reshape", f"Input to reshape is a tensor with {size} values, but the "
+                             f"requested shape {list(shape)} has {known}")
+
+
 def reshape(tensor, shape, name=None):
     t = read(tensor)
     shape = _shape_arg(shape)
-    size = t._value.size
-    known = math.prod(s for s in shape if s != -1)
-    if shape.count(-1) > 1 or (-1 in shape and (known == 0 or size % known)) or \
-            (-1 not in shape and known != size):
-        raise invalid("Reshape", f"Input to reshape is a tensor with {size} values, but the "
-                                 f"requested shape {list(shape)} has {known}")
     if -1 in shape:
+        size, known = t._value.size, math.prod(s for s in shape if s != -1)
+        if shape.count(-1) > 1 or known == 0 or size % known:
+            _reshape_check(t._value, shape)
         shape = tuple(size // known if s == -1 else s for s in shape)
     if shape == t._value.shape:
         return apply(Identity, t) if STATE.tapes or STATE.tracer else t

@@ -75,8 +75,14 @@ class Op:
 
 def apply(op, *inputs, **attrs):
     """Run `op` on tensors `inputs`; record it on every active tape that watches an input."""
+    n = len(inputs)
     try:
-        value = op.forward(*[x._value for x in inputs], **attrs)
+        if n == 1:              # (the common arities spelled out: faster than building a list)
+            value = op.forward(inputs[0]._value, **attrs)
+        elif n == 2:
+            value = op.forward(inputs[0]._value, inputs[1]._value, **attrs)
+        else:
+            value = op.forward(*[x._value for x in inputs], **attrs)
     except (ValueError, IndexError, TypeError) as e:
         if op.check is not None:
             op.check(*[x._value for x in inputs], **attrs)
@@ -97,41 +103,43 @@ def apply(op, *inputs, **attrs):
     return out
 
 
-def _accumulate(grads, key, g, sent=None, x=None):
-    """Gradients always add up: a tensor used twice gets the sum of both paths.
-    (`sent`, when a step is being reported, collects (input, gradient, new total).)"""
-    prev = grads.get(key)
-    grads[key] = total = g if prev is None else prev + g
-    if sent is not None:
-        sent.append((x, g, total))
+def _given(gx):
+    """A per-input rule that returns an already computed gradient."""
+    return lambda *inputs, **attrs: gx
 
 
 def _backward(entries, watched, targets, target_grads, keep, on_step=None):
     """Reverse-mode sweep. Returns {tensor id: gradient} for the ids in `keep`.
+
+    Gradients always add up (`grads[id] = previous + new`): a tensor used twice gets the sum
+    of both paths. `watched` holds only floating tensors' ids, so `x._id in watched` also
+    says "x can carry a gradient".
 
     `on_step(i, op, out, g, sent)`, if given, hears of every entry the sweep uses: its index,
     the gradient `g` that reached its output, and `sent`, the (input, gradient, new total)
     it passed on. (`minitape.viz` replays the sweep step by step with it.)"""
     grads = {}
     for t, g in zip(targets, target_grads):
-        _accumulate(grads, t._id, g)
-    for i in range(len(entries) - 1, -1, -1):     # newest entry first
-        op, inputs, out, attrs = entries[i]
+        prev = grads.get(t._id)
+        grads[t._id] = g if prev is None else prev + g
+    i = len(entries)
+    for op, inputs, out, attrs in reversed(entries):      # newest entry first
+        i -= 1
         g = grads.get(out._id) if out._id in keep else grads.pop(out._id, None)
         if g is None:
-            continue                              # this op does not lead to a target
-        sent = [] if on_step is not None else None
+            continue                                      # this op does not lead to a target
         rules = op.vjps
-        if callable(rules):                       # one rule for all inputs
-            for x, gx in zip(inputs, rules(g, out, inputs, **attrs)):
-                if gx is not None and x._id in watched and x._value.dtype.kind == "f":
-                    _accumulate(grads, x._id, gx, sent, x)
-        else:                                     # one rule per input, run only where needed
-            for x, rule in zip(inputs, rules):
-                if rule is not None and x._id in watched and x._value.dtype.kind == "f":
-                    gx = rule(g, out, *inputs, **attrs)
-                    if gx is not None:
-                        _accumulate(grads, x._id, gx, sent, x)
+        sent = [] if on_step is not None else None
+        if callable(rules):                    # one rule gives every input's gradient at once
+            rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
+        for x, rule in zip(inputs, rules):    # one rule per input, run only where needed
+            if rule is not None and x._id in watched:
+                gx = rule(g, out, *inputs, **attrs)
+                if gx is not None:
+                    prev = grads.get(x._id)
+                    grads[x._id] = total = gx if prev is None else prev + gx
+                    if sent is not None:
+                        sent.append((x, gx, total))
         if on_step is not None:
             on_step(i, op, out, g, sent)
     return grads
@@ -177,7 +185,7 @@ class GradientTape:
         self._persistent = bool(persistent)
         self._watch_accessed = bool(watch_accessed_variables)
         self._entries = None      # the recording: None before entering and after release
-        self._watched = None      # ids of watched tensors/variables and of recorded outputs
+        self._watched = None      # ids of watched float tensors/variables and recorded outputs
         self._variables = {}      # id -> watched Variable
         self._recording = False
         self._released_variables = {}   # the last recording's watched variables, by id
@@ -227,13 +235,14 @@ class GradientTape:
                 self._entries, self._watched, self._variables = [], set(), {}
             if isinstance(t, Variable):
                 self._watch_variable(t)
-            else:
+            elif t._value.dtype.kind == "f":      # (as in TF, only floats carry gradients)
                 self._watched.add(t._id)
 
     def _watch_variable(self, var):
-        if var._id not in self._watched:
-            self._watched.add(var._id)
+        if var._id not in self._variables:
             self._variables[var._id] = var
+            if var._snap._value.dtype.kind == "f":
+                self._watched.add(var._id)
 
     def watched_variables(self):
         """The variables this tape watches, in creation order (kept after release)."""
@@ -396,7 +405,7 @@ def _seed(target, g):
     """The starting gradient for one target: ones, or the given output gradient."""
     v = target._value
     if g is None:
-        return Tensor(np.ones(v.shape, v.dtype))
+        return Tensor(np.ones(v.shape, v.dtype) if v.shape else v.dtype.type(1))
     g = operand(g, target, "gradient")
     if g._value.shape != v.shape:
         raise ValueError(f"output_gradients entry has shape {tuple(g._value.shape)} but its "

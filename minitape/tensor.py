@@ -267,6 +267,8 @@ class Variable(_TensorLike):
     def _set(self, value, how):
         old = self._snap._value
         new = value._value if type(value) is Tensor else value
+        if type(new) is float and old.dtype.kind == "f" or type(new) is int and old.dtype.kind in "iuf":
+            new = old.dtype.type(new)    # (a Python number, quickly: `iterations.assign_add(1)`)
         plain = type(new) is np.ndarray or isinstance(new, np.generic)
         if not plain or new.dtype != old.dtype:   # else: already a value of our dtype
             if isinstance(value, (Tensor, Variable)) and value.dtype != self.dtype:
@@ -282,8 +284,9 @@ class Variable(_TensorLike):
         tracer = STATE.tracer
         if tracer is not None:   # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)
-        if how == "assign" or type(new) is not np.ndarray:
-            new = _compact(np.array(new, dtype=old.dtype))   # our own copy (a sum or difference is one)
+        if how == "assign" and type(new) is np.ndarray:
+            new = new.copy()       # our own copy (a sum or difference already is one; scalars
+                                   # are immutable)
         self._snap = _snapshot(new, self._id)
         return self
 
@@ -418,6 +421,8 @@ def operand(x, like, op_name):
         x = x._read()
     else:
         npd = like._value.dtype
+        if (type(x) is float or type(x) is int) and npd.kind == "f":   # `1 - x`, quickly
+            return Tensor(npd.type(x))
         if isinstance(x, (np.ndarray, np.generic)) and x.dtype == npd:
             return Tensor(_compact(np.array(x)))
         if npd.kind in "iu" and isinstance(x, float):

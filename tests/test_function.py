@@ -268,6 +268,44 @@ def test_listing_writes_attributes_readably():
     assert "Cast(%4, dtype=float64)" in listing
 
 
+def test_replay_is_one_straight_line_python_function():
+    w = tf.Variable([1.0, 2.0], name="w")
+    odd = [tf.Variable(1.0, name=n) for n in ("w", "replay", "s1", "return", "Mul")]
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum((w * x - 1.0) ** 2) + sum(v * 0.5 for v in odd)
+        g = tape.gradient(loss, w)
+        w.assign_sub(0.1 * g)
+        return loss, g
+
+    x = tf.constant([0.5, -1.0])
+    cf = step.get_concrete_function(x)
+    lines = cf.python_source.splitlines()
+    assert lines[0] == "def replay(s0):" and lines[-1].startswith("    return {")
+    # one line per node, except ops on constants only, which were computed once, beforehand
+    constant, folded = set(cf.graph.constants), 0
+    for kind, what, ins, _, out in cf.graph.nodes:
+        if kind == "op" and ins and all(i in constant for i in ins):
+            constant.add(out)
+            folded += 1
+    assert folded and len(lines) == 2 + len(cf.graph.nodes) - folded
+    assert "    s1 = v_w._snap._value" in lines and "v_w._set(" in cf.python_source
+    assert "v_w_2" in cf.python_source and "v_replay" in cf.python_source   # same-named, odd names
+    assert "Mul(" in cf.python_source and "Sum(" in cf.python_source
+    # and it computes what eager computes, step after step
+    w_eager, w_start = tf.Variable(w.numpy()), w.numpy()
+    for _ in range(3):
+        loss, g = step(x)
+        with tf.GradientTape() as tape:
+            eager_loss = tf.reduce_sum((w_eager * x - 1.0) ** 2) + sum(v * 0.5 for v in odd)
+        eager_g = tape.gradient(eager_loss, w_eager)
+        w_eager.assign_sub(0.1 * eager_g)
+        assert loss.numpy() == eager_loss.numpy() and np.array_equal(g.numpy(), eager_g.numpy())
+    assert np.array_equal(w.numpy(), w_eager.numpy()) and not np.array_equal(w.numpy(), w_start)
+
+
 def test_unused_ops_are_pruned_but_random_draws_stay():
     @tf.function
     def f(x):

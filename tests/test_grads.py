@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 import minitape as tf
+from minitape import ops
+from minitape.tape import apply
 from minitape.testing import check_grads
 
 rng = np.random.default_rng(42)
@@ -90,6 +92,16 @@ def test_clip_by_value():
     check_grads(lambda x, lo, hi: tf.clip_by_value(x, lo, hi), x, np.array(-0.5), np.array(1.0))
 
 
+@pytest.mark.parametrize("name", ["TanhGrad", "SigmoidGrad"])
+def test_fused_activation_gradient_ops(name):
+    """tanh's and sigmoid's VJPs are single ops (TF's TanhGrad/SigmoidGrad), with rules of
+    their own: checked directly, and through a third derivative of the activation."""
+    op = getattr(ops, name)
+    check_grads(lambda y, dy: apply(op, y, dy), rand((3, 4), -0.9, 0.9), rand((3, 4)))
+    activation = tf.tanh if name == "TanhGrad" else tf.sigmoid
+    check_grads(activation, rand((4,)), order=3)
+
+
 REDUCTIONS = [tf.reduce_sum, tf.reduce_mean, tf.reduce_max, tf.reduce_min]
 AXES = [None, 0, 1, -1, (0, 1), [1]]
 
@@ -117,7 +129,8 @@ def test_norm(ord_, axis):
 
 @pytest.mark.parametrize("sa,sb,ta,tb", [
     ((3, 4), (4, 2), False, False), ((4, 3), (4, 2), True, False),
-    ((3, 4), (2, 4), False, True), ((2, 3, 4), (4, 5), False, False),
+    ((3, 4), (2, 4), False, True), ((4, 3), (2, 4), True, True), ((2, 3, 4), (4, 5), False, False),
+    ((2, 4, 3), (5, 4), True, True),
     ((2, 3, 4), (2, 4, 5), False, False), ((1, 1), (1, 3), False, False)], ids=str)
 def test_matmul(sa, sb, ta, tb):
     check_grads(lambda a, b: tf.matmul(a, b, transpose_a=ta, transpose_b=tb), rand(sa), rand(sb))

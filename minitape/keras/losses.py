@@ -12,7 +12,6 @@ has an extra trailing axis of size 1 (shapes (32,) and (32, 1)), it is squeezed 
 only does this when both are tensors; a numpy `y_true` of shape (32,) against a prediction of
 shape (32, 1) silently broadcasts to (32, 32) -- in TF as here.)
 """
-import math
 
 import numpy as np
 
@@ -31,7 +30,9 @@ EPSILON = 1e-7   # Keras' backend.epsilon(): keeps log() away from 0
 def _prepare(y_true, y_pred, op_name):
     """Both as tensors of y_pred's dtype, with shapes that broadcast (or a clear error)."""
     y_pred = convert_to_tensor(y_pred)
-    y_true = o.cast(convert_to_tensor(y_true), y_pred.dtype)
+    y_true = convert_to_tensor(y_true)
+    if y_true._value.dtype != y_pred._value.dtype:
+        y_true = o.cast(y_true, y_pred.dtype)
     try:
         if y_pred._value.shape != y_true._value.shape:
             np.broadcast_shapes(y_pred._value.shape, y_true._value.shape)
@@ -87,10 +88,10 @@ class Reduction:
 
 def _squeeze_or_expand(y_pred, y_true):
     """Drop a trailing axis of size 1 from whichever of the two has one axis more."""
-    diff = y_pred.ndim - y_true.ndim
-    if diff == 1 and y_pred.shape[-1] == 1:
+    diff = y_pred._value.ndim - y_true._value.ndim
+    if diff == 1 and y_pred._value.shape[-1] == 1:
         y_pred = o.squeeze(y_pred, -1)
-    elif diff == -1 and y_true.shape[-1] == 1:
+    elif diff == -1 and y_true._value.shape[-1] == 1:
         y_true = o.squeeze(y_true, -1)
     return y_pred, y_true
 
@@ -121,7 +122,7 @@ class Loss:
         total = o.reduce_sum(losses)
         if self.reduction == Reduction.SUM:
             return total
-        n = math.prod(losses.shape)
+        n = losses._value.size
         return total / n if n else o.zeros_like(total)
 
     def get_config(self):

@@ -121,6 +121,10 @@ class Optimizer:
 
     @staticmethod
     def _check_grad(g, var):
+        if type(g) is Tensor:                 # (the common case, quickly)
+            gv, vv = g._value, var._read_value()
+            if gv.dtype == vv.dtype and gv.shape == vv.shape:
+                return g
         if isinstance(g, (Tensor, Variable)):
             g = convert_to_tensor(g)
             if g.dtype != var.dtype:
