@@ -412,14 +412,13 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
     a = read(a)
     b = operand(b, a, "MatMul")
-    for i, t in enumerate((a, b)):
-        if t._value.ndim < 2:
-            raise invalid("MatMul", f"In[{i}] is not a matrix. Instead it has shape "
-                                    f"{list(t._value.shape)}")
+    if a._value.ndim < 2 or b._value.ndim < 2:
+        i, t = (0, a) if a._value.ndim < 2 else (1, b)
+        raise invalid("MatMul", f"In[{i}] is not a matrix. Instead it has shape "
+                                f"{list(t._value.shape)}")
     # As in TF, the transposes are attributes of the one MatMul op (recorded only when set).
     if transpose_a or transpose_b:
-        return apply(MatMul, a, b, **{k: True for k, v in (("transpose_a", transpose_a),
-                                                            ("transpose_b", transpose_b)) if v})
+        return apply(MatMul, a, b, transpose_a=bool(transpose_a), transpose_b=bool(transpose_b))
     return apply(MatMul, a, b)
 
 

@@ -266,9 +266,12 @@ class Variable(_TensorLike):
     # -- writing -------------------------------------------------------------------------
     def _set(self, value, how):
         old = self._snap._value
-        new = value._value if type(value) is Tensor else value
-        if type(new) is float and old.dtype.kind == "f" or type(new) is int and old.dtype.kind in "iuf":
-            new = old.dtype.type(new)    # (a Python number, quickly: `iterations.assign_add(1)`)
+        if type(value) is Tensor:
+            new = value._value
+        elif type(value) is float and old.dtype.kind == "f" or type(value) is int and old.dtype.kind in "iuf":
+            new = old.dtype.type(value)    # (a Python number, quickly: `iterations.assign_add(1)`)
+        else:
+            new = value
         plain = type(new) is np.ndarray or isinstance(new, np.generic)
         if not plain or new.dtype != old.dtype:   # else: already a value of our dtype
             if isinstance(value, (Tensor, Variable)) and value.dtype != self.dtype:
