@@ -46,6 +46,22 @@ def _broadcast_to_check(x, shape):
                                      f"to tensor of shape {list(shape)}")
 
 
+def _matmul_check(a, b, transpose_a=False, transpose_b=False):
+    sa, sb = a.shape, b.shape
+    if transpose_a:
+        sa = sa[:-2] + (sa[-1], sa[-2])
+    if transpose_b:
+        sb = sb[:-2] + (sb[-1], sb[-2])
+    if sa[-1] != sb[-2]:     # (else: batch dimensions that do not broadcast; numpy says so)
+        raise invalid("MatMul", f"Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}")
+
+
+def _reshape_check(x, shape):
+    size, known = np.size(x), math.prod(s for s in shape if s != -1)
+    raise invalid("Reshape", f"Input to reshape is a tensor with {size} values, but the "
+                             f"requested shape {list(shape)} has {known}")
+
+
 def _op(name, forward, check=None):
     return Op(name, forward, check)
 
@@ -98,9 +114,9 @@ ClipByValue = _op("ClipByValue", lambda x, lo, hi: np.minimum(np.maximum(x, lo),
 # dispatch, which costs more than the work on small arrays.)
 MatMul = _op("MatMul", lambda a, b, transpose_a=False, transpose_b=False: np.matmul(
     a.swapaxes(-1, -2) if transpose_a else a, b.swapaxes(-1, -2) if transpose_b else b),
-    lambda a, b, transpose_a=False, transpose_b=False: _matmul_check(a, b, transpose_a, transpose_b))
+    _matmul_check)
 Transpose = _op("Transpose", lambda x, perm: x.transpose(perm))
-Reshape = _op("Reshape", lambda x, shape: x.reshape(shape), lambda x, shape: _reshape_check(x, shape))
+Reshape = _op("Reshape", lambda x, shape: x.reshape(shape), _reshape_check)
 ExpandDims = _op("ExpandDims", lambda x, shape: x.reshape(shape))
 Squeeze = _op("Squeeze", lambda x, shape: x.reshape(shape))
 BroadcastTo = _op("BroadcastTo", lambda x, shape: _filled(shape, x), _broadcast_to_check)
@@ -125,16 +141,6 @@ Any = _op("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdim
 ArgMax = _op("ArgMax", lambda x, axis, dtype: np.argmax(x, axis=axis).astype(dtype))
 ArgMin = _op("ArgMin", lambda x, axis, dtype: np.argmin(x, axis=axis).astype(dtype))
 Where = _op("Where", lambda c: np.argwhere(c).astype(np.int64))
-
-
-def _matmul_check(a, b, transpose_a, transpose_b):
-    sa, sb = a.shape, b.shape
-    if transpose_a:
-        sa = sa[:-2] + (sa[-1], sa[-2])
-    if transpose_b:
-        sb = sb[:-2] + (sb[-1], sb[-2])
-    if sa[-1] != sb[-2]:     # (else: batch dimensions that do not broadcast; numpy says so)
-        raise invalid("MatMul", f"Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}")
 
 
 def _filled(shape, x):
@@ -416,7 +422,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
         i, t = (0, a) if a._value.ndim < 2 else (1, b)
         raise invalid("MatMul", f"In[{i}] is not a matrix. Instead it has shape "
                                 f"{list(t._value.shape)}")
-    # As in TF, the transposes are attributes of the one MatMul op (recorded only when set).
+    # As in TF, the transposes are attributes of the one MatMul op (recorded when one is set).
     if transpose_a or transpose_b:
         return apply(MatMul, a, b, transpose_a=bool(transpose_a), transpose_b=bool(transpose_b))
     return apply(MatMul, a, b)
@@ -430,12 +436,6 @@ def transpose(a, perm=None, conjugate=False, name=None):
         raise invalid("Transpose", f"transpose expects a permutation of {list(builtins.range(n))}, got "
                                    f"{list(perm)}")
     return apply(Transpose, a, perm=perm)
-
-
-def _reshape_check(x, shape):
-    size, known = np.size(x), math.prod(s for s in shape if s != -1)
-    raise invalid("Reshape", f"Input to reshape is a tensor with {size} values, but the "
-                             f"requested shape {list(shape)} has {known}")
 
 
 def reshape(tensor, shape, name=None):

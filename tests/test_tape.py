@@ -216,6 +216,7 @@ def test_integer_sources_get_none_and_watch_warns(caplog):
         finally:
             minitape_logger.propagate = False
     assert "The dtype of the watched tensor must be floating" in caplog.text
+    assert tape._entries == []      # as in TF: no watched input of a float dtype, no record
     assert tape.gradient(y, i) is None
 
 
