@@ -51,9 +51,8 @@ def _like_reduced(g, x, axis, keepdims):
     """Broadcast the gradient of a reduction back over the reduced axes of `x`."""
     shape = x._value.shape
     if not keepdims and axis is not None and g._value.ndim:   # (a scalar g broadcasts as is)
-        kept = [1 if i in axis else d for i, d in enumerate(shape)]
-        g = reshape(g, kept)
-    return o.broadcast_to(g, shape)
+        g = reshape(g, [1 if i in axis else d for i, d in enumerate(shape)])
+    return g if g._value.shape == shape else apply(o.BroadcastTo, g, shape=shape)
 
 
 def _reduce_extreme(g, ans, x, axis, keepdims):
