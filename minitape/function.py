@@ -285,6 +285,7 @@ def _compile(graph):
     a constant too (random ops excepted: they draw anew on every call)."""
     env = {}                                  # the generated function's global names
     known = {}                                # slot -> its name in the source
+    constant = set(graph.constants)           # slots whose value is known now
     for slot, t in graph.constants.items():
         known[slot] = f"c{slot}"
         env[known[slot]] = t._value
@@ -299,7 +300,8 @@ def _compile(graph):
             var = _global_name(env, "v_" + what.name.split(":")[0], what)
             known[out] = f"s{out}"
             lines.append(f"s{out} = {var}._snap._value")
-        elif ins and all(known[i][0] == "c" for i in ins) and not what.name.startswith("Random"):
+        elif ins and constant.issuperset(ins) and not what.name.startswith("Random"):
+            constant.add(out)
             known[out] = f"c{out}"
             env[known[out]] = what.forward(*[env[known[i]] for i in ins], **attrs)
         else:

@@ -173,7 +173,7 @@ def _is_basic(key):
 
 
 # --- argument helpers ---------------------------------------------------------------------
-def _binary(op, name, doc):
+def _binary(op, fn_name, doc):
     """The public function of a binary op (`add`, `multiply`, ...): it makes both operands
     tensors of one dtype (Python data takes the tensor's dtype), then calls `apply`."""
     def binary(x, y, name=None):
@@ -186,7 +186,7 @@ def _binary(op, name, doc):
             x = read(x)
             y = operand(y, x, op.name)
         return apply(op, x, y)
-    binary.__name__ = binary.__qualname__ = name
+    binary.__name__ = binary.__qualname__ = fn_name
     binary.__doc__ = doc
     return binary
 
