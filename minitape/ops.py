@@ -123,8 +123,7 @@ BroadcastTo = _op("BroadcastTo", lambda x, shape: _filled(shape, x), _broadcast_
 Concat = _op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
 Pack = _op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
 Sum = _op("Sum", lambda x, axis, keepdims: np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims))
-Mean = _op("Mean", lambda x, axis, keepdims: (np.add.reduce(x, axis=axis, keepdims=keepdims)
-                                                / _count(x.shape, axis)).astype(x.dtype))
+Mean = _op("Mean", lambda x, axis, keepdims: _mean(np.add.reduce(x, axis=axis, keepdims=keepdims), x))
 Max = _op("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims))
 Min = _op("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims))
 StridedSlice = _op("StridedSlice", lambda x, key: x[key])
@@ -150,9 +149,15 @@ def _filled(shape, x):
     return out
 
 
-def _count(shape, axis):
-    """How many elements a reduction over `axis` combines."""
-    return math.prod(shape) if axis is None else math.prod(shape[i] for i in axis)
+def _mean_factor(x, total):
+    """How many elements of `x` each element of the reduced `total` combines (TF's factor)."""
+    return x.size // builtins.max(total.size, 1)
+
+
+def _mean(total, x):
+    """`total / factor`; an integer mean truncates toward zero, as in TF."""
+    mean = total / _mean_factor(x, total)
+    return mean if mean.dtype == x.dtype else mean.astype(x.dtype)
 
 
 def _scatter(g, key, shape):

@@ -120,6 +120,8 @@ def _backward(entries, watched, targets, target_grads, keep, on_step=None):
     it passed on. (`minitape.viz` replays the sweep step by step with it.)"""
     grads = {}
     for t, g in zip(targets, target_grads):
+        if t._value.dtype.kind not in "fc":
+            continue                  # an integer target starts no gradient (nor gets one)
         prev = grads.get(t._id)
         grads[t._id] = g if prev is None else prev + g
     i = len(entries)
@@ -165,11 +167,13 @@ def _unconnected(value):
         raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
 
 
-def _as_tensor_arg(x, what):
-    if isinstance(x, (Tensor, Variable)):
-        return x
-    raise TypeError(f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), "
-                    f"got {x!r} of type {type(x).__name__!r}")
+def _tensor_args(xs, what):
+    """`xs` (a list), after checking that each one is a tensor or a variable."""
+    for x in xs:
+        if not isinstance(x, (Tensor, Variable)):
+            raise TypeError(f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), "
+                            f"got {x!r} of type {type(x).__name__!r}")
+    return xs
 
 
 class GradientTape:
@@ -296,20 +300,23 @@ class GradientTape:
                             "None.")
         unconnected = _unconnected(unconnected_gradients)
         targets = [_target(t) for t in nest.flatten(target)]
-        flat_sources = [_as_tensor_arg(s, "Each source") for s in nest.flatten(sources)]
+        flat_sources = _tensor_args(nest.flatten(sources), "Each source")
         if output_gradients is None:
-            seeds = [None] * len(targets)
+            seeds = [_ones_like(t) for t in targets]
         else:
-            seeds = nest.flatten(output_gradients)
-            if len(seeds) != len(targets):
-                raise ValueError(f"output_gradients has {len(seeds)} entries but there are "
+            given = nest.flatten(output_gradients)
+            if len(given) != len(targets):
+                raise ValueError(f"output_gradients has {len(given)} entries but there are "
                                  f"{len(targets)} targets.")
-        seeds = [_seed(t, g) for t, g in zip(targets, seeds)]
+            seeds = [_seed(t, g) for t, g in zip(targets, given)]
         try:
             grads = self._grads(targets, seeds, flat_sources)
         finally:
             self._finish()
-        return nest.pack_sequence_as(sources, [_result(grads, s, unconnected) for s in flat_sources])
+        results = [grads.get(s._id) for s in flat_sources]
+        if unconnected is UnconnectedGradients.ZERO:
+            results = [_zeros_for(s) if g is None else g for s, g in zip(flat_sources, results)]
+        return nest.pack_sequence_as(sources, results)
 
     def _grads(self, targets, seeds, sources):
         keep = {s._id for s in sources}
@@ -322,7 +329,7 @@ class GradientTape:
         self._start_gradient()
         unconnected = _unconnected(unconnected_gradients)
         target = _target(target)
-        flat_sources = [_as_tensor_arg(s, "Each source") for s in nest.flatten(sources)]
+        flat_sources = _tensor_args(nest.flatten(sources), "Each source")
         tshape = target._read_value().shape
         n = int(np.prod(tshape))
         rows = [[] for _ in flat_sources]
@@ -354,7 +361,7 @@ class GradientTape:
         self._start_gradient()
         unconnected = _unconnected(unconnected_gradients)
         target = _target(target)
-        source = _as_tensor_arg(source, "source")
+        _tensor_args([source], "source")
         tshape, sshape = target._read_value().shape, source._read_value().shape
         if not tshape or not sshape or tshape[0] != sshape[0]:
             self._finish()
@@ -394,36 +401,30 @@ class _Paused:
 
 
 def _target(t):
+    if type(t) is Tensor:
+        return t
     if isinstance(t, Variable):
         return t._snap
-    if isinstance(t, Tensor):
-        return t
     return convert_to_tensor(t)
 
 
-def _seed(target, g):
-    """The starting gradient for one target: ones, or the given output gradient."""
+def _ones_like(target):
+    """The starting gradient of a target: d target / d target = 1, element by element."""
     v = target._value
-    if g is None:
-        return Tensor(np.ones(v.shape, v.dtype) if v.shape else v.dtype.type(1))
+    return Tensor(np.ones(v.shape, v.dtype) if v.shape else v.dtype.type(1))
+
+
+def _seed(target, g):
+    """The starting gradient of a target, given by the caller (`output_gradients`)."""
     g = operand(g, target, "gradient")
-    if g._value.shape != v.shape:
+    if g._value.shape != target._value.shape:
         raise ValueError(f"output_gradients entry has shape {tuple(g._value.shape)} but its "
-                         f"target has shape {tuple(v.shape)}")
+                         f"target has shape {tuple(target._value.shape)}")
     return g
 
 
 def _zeros_for(source):
     return Tensor(np.zeros_like(source._read_value()))
-
-
-def _result(grads, source, unconnected):
-    g = grads.get(source._id)
-    if g is not None and source._read_value().dtype.kind not in "fc":
-        g = None   # integer sources never get a gradient
-    if g is None and unconnected is UnconnectedGradients.ZERO:
-        return _zeros_for(source)
-    return g
 
 
 # --- custom gradients ---------------------------------------------------------------------

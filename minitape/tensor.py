@@ -401,6 +401,8 @@ def constant(value, dtype=None, shape=None, name=None):
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """`value` as a Tensor: tensors pass through, variables are read, the rest is converted."""
+    if type(value) is Tensor and dtype is None:
+        return value
     if isinstance(value, (Tensor, Variable)):
         have = value._read_value().dtype
         if dtype is not None and _dt.as_dtype(dtype)._np != have:

@@ -430,11 +430,7 @@ def backward_steps(tape, target, sources, names=None):
     finally:
         STATE.tapes[:] = saved_tapes
         STATE.tracer = saved_tracer
-    gradients = []
-    for s in flat_sources:
-        g = grads.get(s._id)
-        ok = g is not None and s._read_value().dtype.kind in "fc"
-        gradients.append(g._value if ok else None)
+    gradients = [None if grads.get(s._id) is None else grads[s._id]._value for s in flat_sources]
     return BackwardWalk(graph, steps, gradients, targets[0]._id)
 
 

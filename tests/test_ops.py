@@ -135,6 +135,15 @@ def test_gradient_argument_errors():
         tape.gradient(y, x, output_gradients=tf.ones(3))
 
 
+def test_reduce_mean_of_integers_truncates_and_of_nothing_is_nan(runtime_warnings_are_errors):
+    # TF's integer mean divides in the integer dtype (toward zero); an empty mean is 0/0
+    assert tf.reduce_mean(tf.constant([1, 2, 4])).numpy() == 2
+    np.testing.assert_array_equal(tf.reduce_mean(tf.constant([[-1, -2], [3, 6]]), axis=1), [-1, 4])
+    assert tf.reduce_mean(tf.constant([[-1, -2], [3, 6]]), axis=1).dtype == tf.int32
+    assert np.isnan(tf.reduce_mean(tf.zeros((3, 0)), axis=1).numpy()).all()
+    assert tf.reduce_mean(tf.zeros((0, 3)), axis=1).shape == (0,)
+
+
 def test_overflow_and_invalid_values_are_silent_like_tf(runtime_warnings_are_errors):
     big = tf.constant(3e38)
     assert np.isinf((big * 10.0).numpy()) and np.isinf(tf.square(big).numpy())
