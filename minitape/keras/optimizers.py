@@ -18,7 +18,7 @@ from ..errors import InvalidArgumentError
 from ..function import init_scope
 from ..ops import cast, clip_by_value, maximum, sqrt, square, zeros_like
 from ..tape import logger
-from ..tensor import Tensor, Variable, convert_to_tensor
+from ..tensor import Tensor, Variable, convert_to_tensor, read
 
 __all__ = ["Optimizer", "SGD", "Adam", "get"]
 
@@ -30,7 +30,8 @@ def _short(x):
 
 class Optimizer:
     """What every optimizer shares: checking the (gradient, variable) pairs, optional
-    clipping, the slots, and the step counter. A subclass writes `_update(grad, var)`."""
+    clipping, the slots, and the step counter. A subclass writes `_update(grad, var, lr)`,
+    where `lr` is the learning rate read for this step."""
 
     def __init__(self, learning_rate, name, clipnorm=None, clipvalue=None, global_clipnorm=None):
         if clipnorm is not None and global_clipnorm is not None:
@@ -73,8 +74,9 @@ class Optimizer:
         (with a warning). Returns `iterations`, the step counter, after incrementing it."""
         pairs = self._check_pairs(grads_and_vars)
         grads = self._clip([g for g, _ in pairs])
-        for g, var in zip(grads, (v for _, v in pairs)):
-            self._update(g, var)
+        lr = read(self._learning_rate)      # read once per step, as Keras does
+        for g, (_, var) in zip(grads, pairs):
+            self._update(g, var, lr)
         self.iterations.assign_add(1)
         return self.iterations
 
@@ -149,7 +151,7 @@ class Optimizer:
             grads = [clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
         return grads
 
-    def _update(self, grad, var):
+    def _update(self, grad, var, lr):
         raise NotImplementedError
 
     def __repr__(self):
@@ -169,8 +171,8 @@ class SGD(Optimizer):
         super().__init__(learning_rate, name, **kwargs)
         self.momentum, self.nesterov = momentum, nesterov
 
-    def _update(self, g, var):
-        lr = cast(self.learning_rate, var.dtype)
+    def _update(self, g, var, lr):
+        lr = cast(lr, var.dtype)
         if self.momentum == 0:
             var.assign_sub(g * lr)
             return
@@ -196,8 +198,8 @@ class Adam(Optimizer):
         super().__init__(learning_rate, name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
 
-    def _update(self, g, var):
-        lr = cast(self.learning_rate, var.dtype)
+    def _update(self, g, var, lr):
+        lr = cast(lr, var.dtype)
         t = cast(self.iterations + 1, var.dtype)    # this step's number, read at run time
         alpha = lr * sqrt(1 - self.beta_2 ** t) / (1 - self.beta_1 ** t)
         m, v = self._slot(var, "m"), self._slot(var, "v")
