@@ -220,10 +220,10 @@ def _axes(axis, ndim, op_name):
     out = []
     for a in axes:
         a = int(a)
-        if not -ndim <= a < builtins.max(ndim, 1):
+        if not -ndim <= a < ndim:
             raise invalid(op_name, f"Invalid reduction dimension ({a} for input with {ndim} "
                                    f"dimension(s)")
-        out.append(a % ndim if ndim else 0)
+        out.append(a % ndim)
     return tuple(sorted(set(out)))
 
 
@@ -246,7 +246,9 @@ _real_div = _binary(Div, "divide", None)
 def divide(x, y, name=None):
     """True division; integer tensors are first cast to float64, as TF's `/` does."""
     if type(x) is Tensor and x._value.dtype.kind == "f":      # (the common case)
-        return _real_div(x, y)
+        if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
+            y = operand(y, x, "RealDiv")
+        return apply(Div, x, y)
     x = x if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike) else operand(x, read(y), "RealDiv")
     x = read(x)
     if x._value.dtype.kind in "iu":

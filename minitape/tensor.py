@@ -235,7 +235,7 @@ class Variable(_TensorLike):
         tapes = STATE.tapes
         if tapes and self._trainable:
             for tape in tapes:
-                if tape._watch_accessed:
+                if tape._watch_accessed and self._id not in tape._variables:
                     tape._watch_variable(self)
         tracer = STATE.tracer
         if tracer is not None:

@@ -110,6 +110,8 @@ def test_shape_op_errors():
         tf.stack([tf.ones(2), tf.ones(3)])
     with pytest.raises(InvalidArgumentError, match=r"Invalid reduction dimension \(2 for input with 2 dimension"):
         tf.reduce_sum(tf.ones((2, 3)), axis=2)
+    with pytest.raises(InvalidArgumentError, match=r"Invalid reduction dimension \(0 for input with 0 dimension"):
+        tf.reduce_sum(tf.constant(3.0), axis=0)      # a scalar has no axis 0, in TF either
     with pytest.raises(InvalidArgumentError, match=r"the tensor has shape \[2, 3\]"):
         tf.ones((2, 3))[5]
 
