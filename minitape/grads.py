@@ -100,6 +100,8 @@ VJPS = {
                  lambda g, ans, x, y: unbroadcast(g * x, y)),
     o.Div:      (lambda g, ans, x, y: unbroadcast(g / y, x),
                  lambda g, ans, x, y: unbroadcast(-g * x / (y * y), y)),
+    o.DivNoNan: (lambda g, ans, x, y: unbroadcast(o.divide_no_nan(g, y), x),
+                 lambda g, ans, x, y: unbroadcast(g * o.divide_no_nan(o.divide_no_nan(-x, y), y), y)),
     o.Pow:      (lambda g, ans, x, y: unbroadcast(g * y * x ** (y - 1), x),
                  lambda g, ans, x, y: unbroadcast(g * ans * where(x > 0, o.log(where(x > 0, x, 1)), 0), y)),
     o.Maximum:  (lambda g, ans, x, y: unbroadcast(where(greater_equal(x, y), g, 0), x),

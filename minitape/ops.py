@@ -77,6 +77,7 @@ Add = _binop("AddV2", operator.add)
 Sub = _binop("Sub", operator.sub)
 Mul = _binop("Mul", operator.mul)
 Div = _binop("RealDiv", operator.truediv)
+DivNoNan = _binop("DivNoNan", lambda x, y: _div_no_nan(x, y))
 Pow = _binop("Pow", np.power)
 Maximum = _binop("Maximum", np.maximum)
 Minimum = _binop("Minimum", np.minimum)
@@ -122,7 +123,7 @@ Squeeze = _op("Squeeze", lambda x, shape: x.reshape(shape))
 BroadcastTo = _op("BroadcastTo", lambda x, shape: _filled(shape, x), _broadcast_to_check)
 Concat = _op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
 Pack = _op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
-Sum = _op("Sum", lambda x, axis, keepdims: np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims))
+Sum = _op("Sum", lambda x, axis, keepdims: _sum(x, axis, keepdims))
 Mean = _op("Mean", lambda x, axis, keepdims: _mean(np.add.reduce(x, axis=axis, keepdims=keepdims), x))
 Max = _op("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims))
 Min = _op("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims))
@@ -149,9 +150,20 @@ def _filled(shape, x):
     return out
 
 
+def _div_no_nan(x, y):
+    """x / y, with 0 wherever y is 0 (where the quotient would be inf or nan)."""
+    q = x / y
+    return np.where(y == 0, q.dtype.type(0), q)[()]
+
+
+def _sum(x, axis, keepdims):
+    """The sum in x's own dtype (numpy would widen small integers). A scalar is its own sum."""
+    return x if x.ndim == 0 else np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)
+
+
 def _mean_factor(x, total):
     """How many elements of `x` each element of the reduced `total` combines (TF's factor)."""
-    return x.size // builtins.max(total.size, 1)
+    return x.size // (total.size or 1)
 
 
 def _mean(total, x):
@@ -258,6 +270,17 @@ def divide(x, y, name=None):
 
 
 truediv = divide
+_divide_no_nan = _binary(DivNoNan, "divide_no_nan", None)
+
+
+def divide_no_nan(x, y, name=None):
+    """x / y, but 0 wherever y is 0 (no inf or nan): floating tensors only, as in TF."""
+    x = read(x) if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike) else operand(x, read(y), "DivNoNan")
+    if x._value.dtype.kind not in _FLOAT_ONLY:
+        raise invalid("DivNoNan", f"Value for attr 'T' of {x._value.dtype.name} is not in the list "
+                                  "of allowed values: half, float, bfloat16, double, complex64, "
+                                  "complex128")
+    return _divide_no_nan(x, y)
 
 
 floordiv = _binary(FloorDiv, "floordiv", "x // y, element-wise, rounding down.")

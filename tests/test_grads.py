@@ -58,6 +58,7 @@ def _broadcastable_pairs():
 BINARY = {
     "add": (tf.add, rand, rand), "subtract": (tf.subtract, rand, rand),
     "multiply": (tf.multiply, rand, rand), "divide": (tf.divide, rand, away_from_zero),
+    "divide_no_nan": (tf.math.divide_no_nan, rand, away_from_zero),
     "pow": (tf.pow, positive, rand),
     "add_operator": (lambda x, y: x + y, rand, rand),
     "matmul_free_mix": (lambda x, y: x * y - y / (1 + x * x), rand, rand),

@@ -1,4 +1,5 @@
-"""Keras losses: values and gradients worked out by hand, Keras' shape rules, bad shapes."""
+"""Keras losses: values and gradients worked out by hand, Keras 3's shape, dtype and reduction
+rules (numbers that TF 2.21's tf.keras prints), bad shapes."""
 import math
 
 import numpy as np
@@ -46,12 +47,12 @@ def test_bce_on_probabilities_by_hand():
 
 
 def test_bce_clips_like_keras():
-    # a confident wrong answer: p clipped to 1e-7, then log(1e-7 + 1e-7) = log(2e-7):
-    # Keras prints 15.424949 for binary_crossentropy([1.], [0.])
-    assert float(losses.binary_crossentropy([1.0], [0.0])) == pytest.approx(15.424949, rel=1e-6)
-    # p = 1 is clipped to float32(1 - 1e-7) = 0.99999988, so 1 - p + 1e-7 = 2.19e-7
-    assert float(losses.binary_crossentropy([0.0], [1.0])) == pytest.approx(
-        -math.log((1 - 0.99999988079071044921875) + 1e-7), rel=1e-5)
+    # a confident wrong answer: p is clipped to 1e-7, and -log(1e-7) = 16.118095
+    # (TF 2.21 prints 16.11809539794922 for binary_crossentropy([1.], [0.]))
+    assert float(losses.binary_crossentropy([1.0], [0.0])) == pytest.approx(16.11809539794922, rel=1e-6)
+    # p = 1 is clipped to float32(1 - 1e-7) = 0.99999988, so 1 - p = 2**-23 (TF: 15.942384719848633)
+    assert float(losses.binary_crossentropy([0.0], [1.0])) == pytest.approx(-math.log(2.0 ** -23), rel=1e-6)
+    assert float(losses.binary_crossentropy([0.0], [1.0])) == pytest.approx(15.942384719848633, rel=1e-6)
 
 
 def test_bce_from_logits_by_hand_and_gradient_at_zero():
@@ -75,45 +76,90 @@ def test_bce_label_smoothing():
     assert got == pytest.approx(expected, rel=1e-5)
 
 
-def test_trailing_axis_of_one_is_squeezed_when_both_are_tensors():
+def test_a_trailing_axis_of_one_lines_up_with_a_vector():
     y = tf.constant([1.0, 2.0, 3.0])
     p = tf.constant([[1.0], [2.0], [5.0]])
     assert float(losses.MeanSquaredError()(y, p)) == pytest.approx(4 / 3)
     assert float(losses.MeanSquaredError()(p, y)) == pytest.approx(4 / 3)
 
 
-def test_numpy_targets_broadcast_as_in_tf():
-    # Keras squeezes only when both are tensors: a numpy y_true of shape (3,) against a
-    # (3, 1) prediction broadcasts to (3, 3) -- every prediction minus every target.
-    # rows p_i - t_j: [0,-1,-2], [1,0,-1], [4,3,2] -> squares sum to 5 + 2 + 29 = 36
+def test_numpy_targets_are_lined_up_too():
+    # Keras 3 expands the (3,) targets to (3, 1), numpy or not: no (3, 3) broadcast.
+    # (TF 2.21: 1.3333333730697632 for MSE, 0.6666666865348816 for MAE)
     y = np.array([1.0, 2.0, 3.0])
     p = tf.constant([[1.0], [2.0], [5.0]])
-    assert float(losses.MeanSquaredError()(y, p)) == pytest.approx(36 / 9)
+    assert float(losses.MeanSquaredError()(y, p)) == pytest.approx(4 / 3)
+    assert float(losses.MeanAbsoluteError()(y, p)) == pytest.approx(2 / 3)
+    # BCE too: -(log 0.9 + log 0.8 + log 0.6) / 3 (TF: 0.27977654337882996)
+    got = float(losses.BinaryCrossentropy()(np.array([1.0, 0.0, 1.0]), tf.constant([[0.9], [0.2], [0.6]])))
+    assert got == pytest.approx(-(math.log(0.9) + math.log(0.8) + math.log(0.6)) / 3, rel=1e-6)
 
 
 def test_reductions_and_sample_weight():
     y = tf.constant([[0.0], [0.0], [0.0]])
     p = tf.constant([[1.0], [2.0], [3.0]])
     assert losses.MeanSquaredError(reduction="none")(y, p).numpy().tolist() == [1.0, 4.0, 9.0]
+    assert losses.MeanSquaredError(reduction=None)(y, p).numpy().tolist() == [1.0, 4.0, 9.0]
     assert float(losses.MeanSquaredError(reduction="sum")(y, p)) == 14.0
-    assert float(losses.MeanSquaredError()(y, p, sample_weight=tf.constant([1.0, 0.0, 2.0]))) == \
-        pytest.approx((1 + 18) / 3)
-    with pytest.raises(ValueError, match="Invalid Reduction"):
-        losses.MeanSquaredError(reduction="mean")
+    assert float(losses.MeanSquaredError(reduction="mean")(y, p)) == pytest.approx(14 / 3)
+    w = tf.constant([1.0, 0.0, 1.0])
+    # the weighted losses 1, 0, 9: over the batch size, or over the sum of the weights
+    assert float(losses.MeanSquaredError()(y, p, sample_weight=w)) == pytest.approx(10 / 3)
+    assert float(losses.MeanSquaredError(reduction="mean_with_sample_weight")(y, p, sample_weight=w)) == 5.0
+    # weights summing to 0: TF's divide_no_nan gives 0, not nan
+    assert float(losses.MeanSquaredError(reduction="mean_with_sample_weight")(y, p, sample_weight=tf.zeros(3))) == 0.0
+    with pytest.raises(ValueError, match="Invalid value for argument `reduction`.*Received: reduction=auto"):
+        losses.MeanSquaredError(reduction="auto")
+
+
+def test_one_number_per_batch_is_returned_as_is():
+    # a 1-D target gives ONE per-example loss: Keras 3 returns it without a sum or a division,
+    # so the tape records just Sub, Square and Mean (as TF 2.21's graph of this loss shows)
+    p = tf.Variable([1.5, 2.0, 2.0, 6.0])
+    with tf.GradientTape() as tape:
+        loss = losses.MeanSquaredError()(tf.constant([1.0, 2.0, 3.0, 4.0]), p)
+    assert [op.name for op, *_ in tape._entries] == ["Sub", "Square", "Mean"]
+    assert float(loss) == 1.3125
+    empty = losses.MeanSquaredError()(tf.zeros((0, 1)), tf.zeros((0, 1)))
+    assert empty.shape == (0,)
+
+
+def test_losses_compute_in_float32_unless_told():
+    y64, p64 = tf.constant([1.0, 2.0], tf.float64), tf.constant([1.5, 2.0], tf.float64)
+    assert losses.MeanSquaredError()(y64, p64).dtype == tf.float32
+    assert losses.MeanSquaredError(dtype="float64")(y64, p64).dtype == tf.float64
+    assert losses.MeanSquaredError().dtype == "float32"
+    assert losses.mean_squared_error(y64, p64).dtype == tf.float64     # the function keeps it
+    # the gradient still reaches a float64 variable, through the cast
+    v = tf.Variable([1.5, 2.0], dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        loss = losses.MeanSquaredError()(y64, v)
+    g = tape.gradient(loss, v)
+    assert g.dtype == tf.float64 and g.numpy().tolist() == [0.5, 0.0]
 
 
 def test_y_true_is_cast_to_the_prediction_dtype():
     loss = losses.MeanSquaredError()(np.array([1, 2]), tf.constant([1.0, 4.0]))
     assert loss.dtype == tf.float32 and float(loss) == 2.0
+    assert float(losses.MeanSquaredError()([1, 2], [1.5, 2.0])) == 0.125
 
 
-@pytest.mark.parametrize("loss", [losses.MeanSquaredError(), losses.MeanAbsoluteError(),
-                                  losses.BinaryCrossentropy()])
+@pytest.mark.parametrize("loss", [losses.MeanSquaredError(), losses.MeanAbsoluteError()])
 def test_incompatible_shapes_name_both(loss):
-    with pytest.raises(InvalidArgumentError, match=r"y_pred has shape \(4,\), y_true has shape \(3,\)"):
+    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[3\] vs. \[4\] \(y_true has "
+                                                   r"shape \(3,\), y_pred has shape \(4,\)\)"):
         loss(tf.constant([0.0, 1.0, 1.0]), tf.constant([0.5, 0.5, 0.5, 0.5]))
-    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[3, 2\] vs. \[2, 3\]"):
+    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[2, 3\] vs. \[3, 2\]"):
         loss(tf.zeros((2, 3)), tf.zeros((3, 2)))
+
+
+def test_binary_crossentropy_needs_equal_shapes_as_keras_says():
+    bce = losses.BinaryCrossentropy()
+    with pytest.raises(ValueError, match=r"must have the same shape. Received: target.shape=\(3,\), "
+                                         r"output.shape=\(4,\)"):
+        bce(tf.constant([0.0, 1.0, 1.0]), tf.constant([0.5, 0.5, 0.5, 0.5]))
+    with pytest.raises(ValueError, match=r"must have the same rank \(ndim\)"):
+        losses.binary_crossentropy(tf.zeros(3), tf.zeros((3, 2)))
 
 
 def test_sigmoid_cross_entropy_needs_equal_shapes():

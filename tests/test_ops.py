@@ -146,6 +146,18 @@ def test_reduce_mean_of_integers_truncates_and_of_nothing_is_nan(runtime_warning
     assert tf.reduce_mean(tf.zeros((0, 3)), axis=1).shape == (0,)
 
 
+def test_divide_no_nan_gives_zero_where_the_divisor_is_zero(runtime_warnings_are_errors):
+    x, y = tf.Variable([1.0, 2.0, -3.0]), tf.Variable([0.0, 4.0, 0.0])
+    with tf.GradientTape() as tape:
+        z = tf.reduce_sum(tf.math.divide_no_nan(x, y))
+    assert float(z) == 0.5
+    # TF's rule: d/dx = div_no_nan(1, y), d/dy = div_no_nan(div_no_nan(-x, y), y): 0 where y = 0
+    gx, gy = tape.gradient(z, [x, y])
+    assert gx.numpy().tolist() == [0.0, 0.25, 0.0] and gy.numpy().tolist() == [0.0, -0.125, 0.0]
+    with pytest.raises(InvalidArgumentError, match="Value for attr 'T' of int32 is not in the list"):
+        tf.math.divide_no_nan(tf.constant(1), 2)
+
+
 def test_overflow_and_invalid_values_are_silent_like_tf(runtime_warnings_are_errors):
     big = tf.constant(3e38)
     assert np.isinf((big * 10.0).numpy()) and np.isinf(tf.square(big).numpy())

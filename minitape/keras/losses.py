@@ -1,58 +1,89 @@
-"""Loss functions, in Keras' `(y_true, y_pred)` order.
+"""Loss functions, in Keras' `(y_true, y_pred)` order, as Keras 3 computes them (the
+`tf.keras` of TensorFlow 2.16 and later).
 
-Two forms, as in Keras:
+Two forms:
 
 * functions (`mean_squared_error(y_true, y_pred)`) give one loss per example: they average
   over the LAST axis only, so targets of shape (batch, 1) give a (batch,) result;
 * objects (`MeanSquaredError()(y_true, y_pred)`) then reduce that to one number, by default
-  the mean over everything left ("sum over batch size").
+  the mean over everything left ("sum over batch size"). A loss that already is one number
+  (or an empty vector) is returned as it is.
 
-Before computing, the objects line the shapes up as Keras does: if one of `y_true`/`y_pred`
-has an extra trailing axis of size 1 (shapes (32,) and (32, 1)), it is squeezed away. (Keras
-only does this when both are tensors; a numpy `y_true` of shape (32,) against a prediction of
-shape (32, 1) silently broadcasts to (32, 32) -- in TF as here.)
+Before computing, the shapes are lined up: when one of `y_true`/`y_pred` has one axis more
+than the other and that last axis has size 1, a rank-1 partner gets an axis added ((32,) and
+(32, 1) become (32, 1) and (32, 1)); otherwise the extra axis is squeezed away. This holds
+for numpy targets too. A loss object computes in float32 (Keras' default float type) unless
+given `dtype=`: it casts both arguments first, float64 predictions included.
 """
 
 import numpy as np
 
+from .. import dtypes
 from .. import ops as o
 from ..errors import invalid
 from ..nn_impl import sigmoid_cross_entropy_with_logits
-from ..tensor import convert_to_tensor, is_tensor
+from ..tensor import _TensorLike, convert_to_tensor, read
 
 __all__ = ["Loss", "Reduction", "MeanSquaredError", "MeanAbsoluteError", "BinaryCrossentropy",
            "mean_squared_error", "mean_absolute_error", "binary_crossentropy", "mse", "mae", "MSE",
            "MAE", "get"]
 
-EPSILON = 1e-7   # Keras' backend.epsilon(): keeps log() away from 0
+EPSILON = 1e-7   # Keras' backend.epsilon(): keeps probabilities away from 0 and 1
+
+
+def _as(x, dtype):
+    """`x` as a tensor of `dtype` (a numpy dtype): tensors of another dtype are cast, other
+    data converted."""
+    if isinstance(x, _TensorLike):
+        x = read(x)
+        return x if x._value.dtype == dtype else o.cast(x, dtype)
+    return convert_to_tensor(x, dtype=dtype)
+
+
+def _squeeze_or_expand(x1, x2):
+    """Line up two ranks that differ by one where the longer shape ends in 1 (Keras 3)."""
+    r1, r2 = x1._value.ndim, x2._value.ndim
+    if r1 == r2:
+        return x1, x2
+    if r1 == r2 + 1 and x1._value.shape[-1] == 1:
+        if r2 == 1:
+            x2 = o.expand_dims(x2, -1)
+        else:
+            x1 = o.squeeze(x1, -1)
+    elif r2 == r1 + 1 and x2._value.shape[-1] == 1:
+        if r1 == 1:
+            x1 = o.expand_dims(x1, -1)
+        else:
+            x2 = o.squeeze(x2, -1)
+    return x1, x2
 
 
 def _prepare(y_true, y_pred, op_name):
-    """Both as tensors of y_pred's dtype, with shapes that broadcast (or a clear error)."""
+    """Both as tensors of y_pred's dtype, ranks lined up, shapes that broadcast (or a clear
+    error: TF's words, and which argument had which shape)."""
     y_pred = convert_to_tensor(y_pred)
-    y_true = convert_to_tensor(y_true)
-    if y_true._value.dtype != y_pred._value.dtype:
-        y_true = o.cast(y_true, y_pred.dtype)
-    try:
-        if y_pred._value.shape != y_true._value.shape:
-            np.broadcast_shapes(y_pred._value.shape, y_true._value.shape)
-    except ValueError:
-        raise invalid(op_name, f"Incompatible shapes: {list(y_pred.shape)} vs. "
-                               f"{list(y_true.shape)} (y_pred has shape {tuple(y_pred.shape)}, "
-                               f"y_true has shape {tuple(y_true.shape)})") from None
+    y_true = _as(y_true, y_pred._value.dtype)
+    y_true, y_pred = _squeeze_or_expand(y_true, y_pred)
+    t, p = y_true._value.shape, y_pred._value.shape
+    if t != p:
+        try:
+            np.broadcast_shapes(t, p)
+        except ValueError:
+            raise invalid(op_name, f"Incompatible shapes: {list(t)} vs. {list(p)} (y_true has "
+                                   f"shape {tuple(t)}, y_pred has shape {tuple(p)})") from None
     return y_true, y_pred
 
 
 def mean_squared_error(y_true, y_pred):
-    """mean((y_pred - y_true)**2) over the last axis: one value per example."""
-    y_true, y_pred = _prepare(y_true, y_pred, "SquaredDifference")
-    return o.reduce_mean(o.square(y_pred - y_true), axis=-1)
+    """mean((y_true - y_pred)**2) over the last axis: one value per example."""
+    y_true, y_pred = _prepare(y_true, y_pred, "Sub")
+    return o.reduce_mean(o.square(y_true - y_pred), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
-    """mean(|y_pred - y_true|) over the last axis: one value per example."""
+    """mean(|y_true - y_pred|) over the last axis: one value per example."""
     y_true, y_pred = _prepare(y_true, y_pred, "Sub")
-    return o.reduce_mean(o.abs(y_pred - y_true), axis=-1)
+    return o.reduce_mean(o.abs(y_true - y_pred), axis=-1)
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -60,16 +91,24 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
 
     `y_pred` holds probabilities p, or with `from_logits=True` raw scores (p = sigmoid of
     them; that form is computed stably and is the one to prefer). Probabilities are clipped
-    to [1e-7, 1 - 1e-7] and 1e-7 is added inside each log, exactly as Keras does, so a
-    prediction of exactly 0 or 1 gives a large but finite loss."""
-    y_true, y_pred = _prepare(y_true, y_pred, "Mul")
+    to [1e-7, 1 - 1e-7], exactly as Keras does, so a prediction of exactly 0 or 1 gives a
+    large but finite loss. `y_true` and `y_pred` must have the same shape."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = _as(y_true, y_pred._value.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    t, p = y_true._value.shape, y_pred._value.shape
+    if len(t) != len(p):
+        raise ValueError("Arguments `target` and `output` must have the same rank (ndim). "
+                         f"Received: target.shape={t}, output.shape={p}")
+    if t != p:
+        raise ValueError("Arguments `target` and `output` must have the same shape. "
+                         f"Received: target.shape={t}, output.shape={p}")
     if from_logits:
         per_element = sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
         p = o.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
-        per_element = -(y_true * o.log(p + EPSILON) + (1 - y_true) * o.log(1 - p + EPSILON))
+        per_element = -(y_true * o.log(p) + (1 - y_true) * o.log(1 - p))
     return o.reduce_mean(per_element, axis=axis)
 
 
@@ -78,22 +117,29 @@ mae = MAE = mean_absolute_error
 
 
 class Reduction:
-    """How a loss object turns per-example losses into its result."""
+    """Names of the ways a loss object can reduce per-example losses (`tf.keras` keeps this
+    class from Keras 2; Keras 3 losses take the strings, and no longer "auto")."""
     AUTO = "auto"
     NONE = "none"                                  # one loss per example
     SUM = "sum"                                    # their sum
     SUM_OVER_BATCH_SIZE = "sum_over_batch_size"    # their mean (the default)
-    _ALL = (AUTO, NONE, SUM, SUM_OVER_BATCH_SIZE)
 
 
-def _squeeze_or_expand(y_pred, y_true):
-    """Drop a trailing axis of size 1 from whichever of the two has one axis more."""
-    diff = y_pred._value.ndim - y_true._value.ndim
-    if diff == 1 and y_pred._value.shape[-1] == 1:
-        y_pred = o.squeeze(y_pred, -1)
-    elif diff == -1 and y_true._value.shape[-1] == 1:
-        y_true = o.squeeze(y_true, -1)
-    return y_pred, y_true
+_REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
+
+
+def _reduce(losses, sample_weight, reduction):
+    """Keras 3's reduction: one loss per example in, one number out (unless "none")."""
+    if reduction in (None, "none") or losses._value.shape in ((), (0,)):
+        return losses                 # (already one number, or nothing to reduce)
+    total = o.reduce_sum(losses)
+    if reduction == "sum":
+        return total
+    if reduction == "mean_with_sample_weight" and sample_weight is not None:
+        n = o.reduce_sum(sample_weight)            # the mean weighted by the sample weights
+    else:
+        n = losses._value.size                     # the mean over every per-example loss
+    return o.divide_no_nan(total, n)
 
 
 class Loss:
@@ -103,46 +149,47 @@ class Loss:
 
     fn = None
 
-    def __init__(self, reduction=Reduction.AUTO, name=None, **fn_kwargs):
-        if reduction not in Reduction._ALL:
-            raise ValueError(f"Invalid Reduction Key: {reduction}. Expected keys are "
-                             f"{set(Reduction._ALL)}")
+    def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None, **fn_kwargs):
+        if reduction not in _REDUCTIONS:
+            raise ValueError("Invalid value for argument `reduction`. Expected one of "
+                             f"{set(_REDUCTIONS)}. Received: reduction={reduction}")
         self.reduction = reduction
         self.name = name or type(self).__name__
+        self._dtype = (dtypes.float32 if dtype is None else dtypes.as_dtype(dtype))._np
         self._fn_kwargs = fn_kwargs
 
+    @property
+    def dtype(self):
+        """The dtype the loss computes in (Keras' name for it, "float32" by default)."""
+        return self._dtype.name
+
     def __call__(self, y_true, y_pred, sample_weight=None):
-        if is_tensor(y_true) and is_tensor(y_pred):
-            y_pred, y_true = _squeeze_or_expand(convert_to_tensor(y_pred), convert_to_tensor(y_true))
+        y_true, y_pred = _squeeze_or_expand(_as(y_true, self._dtype), _as(y_pred, self._dtype))
         losses = type(self).fn(y_true, y_pred, **self._fn_kwargs)
         if sample_weight is not None:
-            losses = losses * o.cast(convert_to_tensor(sample_weight), losses.dtype)
-        if self.reduction == Reduction.NONE:
-            return losses
-        total = o.reduce_sum(losses)
-        if self.reduction == Reduction.SUM:
-            return total
-        n = losses._value.size
-        return total / n if n else o.zeros_like(total)
+            sample_weight = _as(sample_weight, losses._value.dtype)
+            losses, sample_weight = _squeeze_or_expand(losses, sample_weight)
+            losses = losses * sample_weight
+        return _reduce(losses, sample_weight, self.reduction)
 
     def get_config(self):
-        return {"reduction": self.reduction, "name": self.name, **self._fn_kwargs}
+        return {"name": self.name, "reduction": self.reduction, **self._fn_kwargs}
 
 
 class MeanSquaredError(Loss):
-    """mean((y_pred - y_true)**2): the loss for regression."""
+    """mean((y_true - y_pred)**2): the loss for regression."""
     fn = staticmethod(mean_squared_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_error"):
-        super().__init__(reduction, name)
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error", dtype=None):
+        super().__init__(name, reduction, dtype)
 
 
 class MeanAbsoluteError(Loss):
-    """mean(|y_pred - y_true|): like MSE, but large errors count linearly, not squared."""
+    """mean(|y_true - y_pred|): like MSE, but large errors count linearly, not squared."""
     fn = staticmethod(mean_absolute_error)
 
-    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_error"):
-        super().__init__(reduction, name)
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error", dtype=None):
+        super().__init__(name, reduction, dtype)
 
 
 class BinaryCrossentropy(Loss):
@@ -150,8 +197,8 @@ class BinaryCrossentropy(Loss):
     fn = staticmethod(binary_crossentropy)
 
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction=Reduction.AUTO, name="binary_crossentropy"):
-        super().__init__(reduction, name, from_logits=from_logits,
+                 reduction="sum_over_batch_size", name="binary_crossentropy", dtype=None):
+        super().__init__(name, reduction, dtype, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis)
         self.from_logits = from_logits
 
