@@ -77,10 +77,10 @@ def apply(op, *inputs, **attrs):
     """Run `op` on tensors `inputs`; record it on every active tape that watches an input."""
     n = len(inputs)
     try:
-        if n == 1:              # (the common arities spelled out: faster than building a list)
+        if n == 2 and not attrs:   # (the common cases spelled out: faster than a list and a dict)
+            value = op.forward(inputs[0]._value, inputs[1]._value)
+        elif n == 1:
             value = op.forward(inputs[0]._value, **attrs)
-        elif n == 2:
-            value = op.forward(inputs[0]._value, inputs[1]._value, **attrs)
         else:
             value = op.forward(*[x._value for x in inputs], **attrs)
     except (ValueError, IndexError, TypeError) as e:
@@ -124,16 +124,18 @@ def _backward(entries, watched, targets, target_grads, keep, on_step=None):
             continue                  # an integer target starts no gradient (nor gets one)
         prev = grads.get(t._id)
         grads[t._id] = g if prev is None else prev + g
-    i = len(entries)
-    for op, inputs, out, attrs in reversed(entries):      # newest entry first
-        i -= 1
-        g = grads.get(out._id) if out._id in keep else grads.pop(out._id, None)
+    sent = None
+    for i in range(len(entries) - 1, -1, -1):            # newest entry first
+        op, inputs, out, attrs = entries[i]
+        oid = out._id
+        g = grads.get(oid) if oid in keep else grads.pop(oid, None)
         if g is None:
             continue                                      # this op does not lead to a target
         rules = op.vjps
-        sent = [] if on_step is not None else None
-        if callable(rules):                    # one rule gives every input's gradient at once
+        if type(rules) is not tuple:           # one rule gives every input's gradient at once
             rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
+        if on_step is not None:
+            sent = []
         for x, rule in zip(inputs, rules):    # one rule per input, run only where needed
             if rule is not None and x._id in watched:
                 gx = rule(g, out, *inputs, **attrs)
@@ -142,7 +144,7 @@ def _backward(entries, watched, targets, target_grads, keep, on_step=None):
                     grads[x._id] = total = gx if prev is None else prev + gx
                     if sent is not None:
                         sent.append((x, gx, total))
-        if on_step is not None:
+        if sent is not None:
             on_step(i, op, out, g, sent)
     return grads
 
