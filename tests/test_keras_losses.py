@@ -167,6 +167,19 @@ def test_sigmoid_cross_entropy_needs_equal_shapes():
         tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.zeros(3), logits=tf.zeros(2))
 
 
+def test_a_subclass_writes_call_as_in_keras():
+    class Halved(losses.Loss):
+        def call(self, y_true, y_pred):
+            return tf.reduce_mean(tf.square(y_pred - y_true), axis=-1) / 2
+    y, p = tf.constant([[0.0, 0.0], [0.0, 0.0]]), tf.constant([[1.0, 1.0], [2.0, 2.0]])
+    assert float(Halved()(y, p)) == 1.25              # per example 0.5 and 2.0, then their mean
+    assert Halved(reduction="sum")(y, p).numpy() == 2.5
+    first, second = Halved().name, Halved().name          # Keras names them as it names layers
+    assert first.startswith("halved") and second.startswith("halved_") and first != second
+    with pytest.raises(NotImplementedError, match="sets `fn` or writes `call"):
+        losses.Loss()(y, p)
+
+
 def test_get_by_name():
     assert losses.get("mse") is losses.mean_squared_error
     with pytest.raises(ValueError, match="Unknown loss"):

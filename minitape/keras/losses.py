@@ -23,6 +23,7 @@ from .. import ops as o
 from ..errors import invalid
 from ..nn_impl import sigmoid_cross_entropy_with_logits
 from ..tensor import _TensorLike, convert_to_tensor, read
+from .layers import _unique_name
 
 __all__ = ["Loss", "Reduction", "MeanSquaredError", "MeanAbsoluteError", "BinaryCrossentropy",
            "mean_squared_error", "mean_absolute_error", "binary_crossentropy", "mse", "mae", "MSE",
@@ -145,7 +146,8 @@ def _reduce(losses, sample_weight, reduction):
 class Loss:
     """A loss object: `loss(y_true, y_pred, sample_weight=None)` gives one number (by default).
 
-    Subclasses set `fn`, a per-example function such as `mean_squared_error`."""
+    Subclasses set `fn`, a per-example function such as `mean_squared_error`, or write
+    `call(self, y_true, y_pred)` returning the per-example losses, as in Keras."""
 
     fn = None
 
@@ -154,7 +156,7 @@ class Loss:
             raise ValueError("Invalid value for argument `reduction`. Expected one of "
                              f"{set(_REDUCTIONS)}. Received: reduction={reduction}")
         self.reduction = reduction
-        self.name = name or type(self).__name__
+        self.name = name or _unique_name(type(self))       # 'halved', 'halved_1', ... as Keras
         self._dtype = (dtypes.float32 if dtype is None else dtypes.as_dtype(dtype))._np
         self._fn_kwargs = fn_kwargs
 
@@ -164,13 +166,19 @@ class Loss:
         return self._dtype.name
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        y_true, y_pred = _squeeze_or_expand(_as(y_true, self._dtype), _as(y_pred, self._dtype))
-        losses = type(self).fn(y_true, y_pred, **self._fn_kwargs)
+        losses = self.call(_as(y_true, self._dtype), _as(y_pred, self._dtype))
         if sample_weight is not None:
             sample_weight = _as(sample_weight, losses._value.dtype)
             losses, sample_weight = _squeeze_or_expand(losses, sample_weight)
             losses = losses * sample_weight
         return _reduce(losses, sample_weight, self.reduction)
+
+    def call(self, y_true, y_pred):
+        """The per-example losses: `fn` on the two, their ranks lined up first."""
+        if type(self).fn is None:
+            raise NotImplementedError("A Loss subclass sets `fn` or writes `call(y_true, y_pred)`.")
+        y_true, y_pred = _squeeze_or_expand(y_true, y_pred)
+        return type(self).fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self):
         return {"name": self.name, "reduction": self.reduction, **self._fn_kwargs}
