@@ -266,20 +266,14 @@ class Variable(_TensorLike):
     # -- writing -------------------------------------------------------------------------
     def _set(self, value, how):
         old = self._snap._value
-        if type(value) is Tensor:
-            new = value._value
-        elif type(value) is float and old.dtype.kind == "f" or type(value) is int and old.dtype.kind in "iuf":
-            new = old.dtype.type(value)    # (a Python number, quickly: `iterations.assign_add(1)`)
+        if type(value) is Tensor and value._value.dtype == old.dtype:
+            new = value._value                  # (the common case: a tensor of our dtype)
         else:
-            new = value
-        plain = type(new) is np.ndarray or isinstance(new, np.generic)
-        if not plain or new.dtype != old.dtype:   # else: already a value of our dtype
-            if isinstance(value, (Tensor, Variable)) and value.dtype != self.dtype:
-                raise TypeError(f"Cannot {how} a {value.dtype.name} value to the "
-                                f"{old.dtype.name} variable '{self._name}'.")
-            new = convert_to_tensor(value, dtype=_dt.from_numpy(old.dtype))._value
-        if how != "assign":
-            new = old + new if how == "assign_add" else old - new
+            new = self._value_of(value, how)
+        if how == "assign_sub":
+            new = old - new
+        elif how == "assign_add":
+            new = old + new
         if new.shape != old.shape:
             raise ValueError(f"Cannot {how} to variable '{self._name}': shape mismatch. The "
                              f"variable shape {tuple(old.shape)} and the value shape "
@@ -292,6 +286,18 @@ class Variable(_TensorLike):
                                    # are immutable)
         self._snap = _snapshot(new, self._id)
         return self
+
+    def _value_of(self, value, how):
+        """`value` as a numpy value of this variable's dtype, or TF's error."""
+        dtype = self._snap._value.dtype
+        if type(value) is float and dtype.kind == "f" or type(value) is int and dtype.kind in "iuf":
+            return dtype.type(value)    # (a Python number, quickly: `iterations.assign_add(1)`)
+        if isinstance(value, (Tensor, Variable)) and value.dtype != self.dtype:
+            raise TypeError(f"Cannot {how} a {value.dtype.name} value to the {dtype.name} "
+                            f"variable '{self._name}'.")
+        if isinstance(value, (np.ndarray, np.generic)) and value.dtype == dtype:
+            return value
+        return convert_to_tensor(value, dtype=_dt.from_numpy(dtype))._value
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         return self._set(value, "assign")
