@@ -59,9 +59,9 @@ def _squeeze_or_expand(x1, x2):
     return x1, x2
 
 
-def _prepare(y_true, y_pred, op_name):
-    """Both as tensors of y_pred's dtype, ranks lined up, shapes that broadcast (or a clear
-    error: TF's words, and which argument had which shape)."""
+def _prepare(y_true, y_pred):
+    """Both as tensors of y_pred's dtype, ranks lined up, shapes that broadcast for the
+    `y_true - y_pred` to come (or a clear error: TF's words, and which one had which shape)."""
     y_pred = convert_to_tensor(y_pred)
     y_true = _as(y_true, y_pred._value.dtype)
     y_true, y_pred = _squeeze_or_expand(y_true, y_pred)
@@ -70,20 +70,20 @@ def _prepare(y_true, y_pred, op_name):
         try:
             np.broadcast_shapes(t, p)
         except ValueError:
-            raise invalid(op_name, f"Incompatible shapes: {list(t)} vs. {list(p)} (y_true has "
-                                   f"shape {tuple(t)}, y_pred has shape {tuple(p)})") from None
+            raise invalid("Sub", f"Incompatible shapes: {list(t)} vs. {list(p)} (y_true has "
+                                 f"shape {tuple(t)}, y_pred has shape {tuple(p)})") from None
     return y_true, y_pred
 
 
 def mean_squared_error(y_true, y_pred):
     """mean((y_true - y_pred)**2) over the last axis: one value per example."""
-    y_true, y_pred = _prepare(y_true, y_pred, "Sub")
+    y_true, y_pred = _prepare(y_true, y_pred)
     return o.reduce_mean(o.square(y_true - y_pred), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
     """mean(|y_true - y_pred|) over the last axis: one value per example."""
-    y_true, y_pred = _prepare(y_true, y_pred, "Sub")
+    y_true, y_pred = _prepare(y_true, y_pred)
     return o.reduce_mean(o.abs(y_true - y_pred), axis=-1)
 
 
