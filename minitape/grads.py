@@ -149,7 +149,8 @@ VJPS = {
     o.Squeeze:     (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.BroadcastTo: (lambda g, ans, x, shape: unbroadcast(g, x),),
     o.Sum:  (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims),),
-    o.Mean: (lambda g, ans, x, axis, keepdims: _like_reduced(g / o._mean_factor(x._value, ans._value), x, axis, keepdims),),
+    o.Mean: (lambda g, ans, x, axis, keepdims:
+             _like_reduced(g / o._mean_factor(x._value, ans._value), x, axis, keepdims),),
     o.Max:  (_reduce_extreme,),
     o.Min:  (_reduce_extreme,),
     o.StridedSlice: (lambda g, ans, x, key: apply(o.IndexGrad, g, key=key, shape=x._value.shape),),

@@ -7,8 +7,7 @@ structure of `sources`; these two functions are all it takes.
 __all__ = ["flatten", "pack_sequence_as", "map_structure"]
 
 
-def _is_nest(x):
-    return isinstance(x, (list, tuple, dict))
+_NESTS = (list, tuple, dict)   # the containers a nest is made of; anything else is a leaf
 
 
 def flatten(structure):
@@ -18,7 +17,7 @@ def flatten(structure):
     if isinstance(structure, (list, tuple)):
         leaves = []
         for item in structure:
-            if isinstance(item, (list, tuple, dict)):
+            if isinstance(item, _NESTS):
                 leaves.extend(flatten(item))
             else:
                 leaves.append(item)
@@ -38,7 +37,7 @@ def _build(s, leaves):
         built = {k: _build(s[k], leaves) for k in sorted(s)}
         return type(s)((k, built[k]) for k in s)
     if isinstance(s, (list, tuple)):
-        items = [_build(x, leaves) if isinstance(x, (list, tuple, dict)) else next(leaves)
+        items = [_build(x, leaves) if isinstance(x, _NESTS) else next(leaves)
                  for x in s]
         if isinstance(s, tuple) and hasattr(s, "_fields"):
             return type(s)(*items)
