@@ -111,6 +111,7 @@ class Graph:
         self._slots = {}                         # id(tensor) -> slot, while tracing
         self._traced = []                        # slot -> tensor (keeps those ids unique)
         self._old_values = {}                    # var id -> (var, value before the trace)
+        self._reads = []                         # the variable reads seen while tracing
 
     # -- building --------------------------------------------------------------------------
     def _new_slot(self, tensor):
@@ -143,21 +144,22 @@ class Graph:
         ins = tuple(self._slot(x) for x in inputs)
         self.nodes.append((_OP, op, ins, attrs, self._new_slot(out)))
 
-    def variable_read(self, var):
+    def variable_read(self, var, read):
+        """`var` was read as the tensor `read`: every read of one value shares one slot."""
         self._note(var)
         slot = self._slots.get(id(var._snap))
         if slot is None or slot in self.constants:   # a value not read yet in this trace
-            self.nodes.append((_READ, var, (), None, self._new_slot(var._snap)))
+            slot = self._new_slot(var._snap)
+            self.nodes.append((_READ, var, (), None, slot))
+        self._slots[id(read)] = slot
+        self._reads.append(read)     # (kept alive, so that its id() stays its own)
 
     def variable_assigned(self, var, value, how):
         """Called just before `var` changes."""
         self._note(var)
         self._old_values.setdefault(var._id, (var, var._snap))
-        if isinstance(value, Variable):
-            self.variable_read(value)
-            slot = self._slots[id(value._snap)]
-        elif isinstance(value, Tensor):
-            slot = self._slot(value)
+        if isinstance(value, (Tensor, Variable)):
+            slot = self._slot(value if isinstance(value, Tensor) else value._read())
         else:   # Python or numpy data: a constant, converted as `assign` converts it
             slot = self._slot(convert_to_tensor(value, dtype=var.dtype))
         self.nodes.append((_ASSIGN, var, (slot,), how, None))
@@ -185,7 +187,7 @@ class Graph:
             for var, old in self._old_values.values():
                 var._snap = old
         self._prune()
-        self._slots = self._traced = self._old_values = None
+        self._slots = self._traced = self._old_values = self._reads = None
 
     def _prune(self):
         """Drop the ops whose results nothing uses (say, a value computed only to be

@@ -157,8 +157,11 @@ VJPS = {
     o.IndexGrad:    (lambda g, ans, gx, key, shape: g[key],),
     # ops with any number of inputs: one rule returns every input's gradient
     o.Concat: lambda g, ans, inputs, axis: _split_concat(g, ans, inputs, axis),
-    # no gradient: a deliberate stop, and ops with boolean or integer results
-    **{op: (None,) for op in (o.StopGradient, o.LogicalNot, o.IsNan, o.IsInf, o.IsFinite, o.All,
+    # a deliberate stop: no rule at all, so the op is never recorded and its output is
+    # watched by no tape (ops on it are not recorded either), as in TF
+    o.StopGradient: None,
+    # no gradient: ops with boolean or integer results
+    **{op: (None,) for op in (o.LogicalNot, o.IsNan, o.IsInf, o.IsFinite, o.All,
                               o.Any, o.ArgMax, o.ArgMin, o.Where)},
     o.Pack:   lambda g, ans, inputs, axis: [g[(slice(None),) * axis + (i,)] for i in range(len(inputs))],
 }

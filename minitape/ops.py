@@ -713,16 +713,21 @@ def _ne(self, other):
         return True
 
 
-def _rev(fn):
-    return lambda self, other: fn(other, self)
+def _rev(fn, op_name):
+    """`other <op> self` for a Python or numpy `other`: as TF's reflected operators, it first
+    takes self's dtype (`2 * w` with a float variable w is float), then the op runs."""
+    def reflected(self, other):
+        self = read(self)
+        return fn(operand(other, self, op_name), self)
+    return reflected
 
 
 for _name, _fn in {
-    "__add__": add, "__radd__": _rev(add), "__sub__": subtract, "__rsub__": _rev(subtract),
-    "__mul__": multiply, "__rmul__": _rev(multiply), "__truediv__": divide,
-    "__rtruediv__": _rev(divide), "__floordiv__": floordiv, "__rfloordiv__": _rev(floordiv),
-    "__mod__": floormod, "__rmod__": _rev(floormod), "__pow__": pow, "__rpow__": _rev(pow),
-    "__matmul__": matmul, "__rmatmul__": _rev(matmul), "__neg__": negative, "__abs__": abs,
+    "__add__": add, "__radd__": _rev(add, "AddV2"), "__sub__": subtract, "__rsub__": _rev(subtract, "Sub"),
+    "__mul__": multiply, "__rmul__": _rev(multiply, "Mul"), "__truediv__": divide,
+    "__rtruediv__": _rev(divide, "RealDiv"), "__floordiv__": floordiv, "__rfloordiv__": _rev(floordiv, "FloorDiv"),
+    "__mod__": floormod, "__rmod__": _rev(floormod, "FloorMod"), "__pow__": pow, "__rpow__": _rev(pow, "Pow"),
+    "__matmul__": matmul, "__rmatmul__": _rev(matmul, "MatMul"), "__neg__": negative, "__abs__": abs,
     "__lt__": less, "__le__": less_equal, "__gt__": greater, "__ge__": greater_equal,
     "__eq__": _eq, "__ne__": _ne, "__getitem__": getitem, "__and__": logical_and,
     "__or__": logical_or, "__xor__": logical_xor, "__invert__": logical_not,

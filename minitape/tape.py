@@ -15,7 +15,10 @@ recordable ops: if an outer tape watches the same tensors, it records the gradie
 computation, and its own `gradient()` then gives second derivatives. That is all nesting is.
 """
 import enum
+import functools
+import inspect
 import logging
+import math
 import sys
 
 import numpy as np
@@ -89,7 +92,9 @@ def apply(op, *inputs, **attrs):
         raise InvalidArgumentError(None, op.name, f"{e} [Op:{op.name}]") from None
     out = Tensor(value)
     tapes = STATE.tapes
-    if tapes and value.dtype.kind == "f":  # only floating outputs can carry a gradient
+    # Only floating outputs can carry a gradient; an op with no gradient rule at all
+    # (StopGradient) is never recorded, so its output is watched by no tape.
+    if tapes and value.dtype.kind == "f" and op.vjps is not None:
         for tape in tapes:
             watched = tape._watched
             for x in inputs:
@@ -108,12 +113,14 @@ def _given(gx):
     return lambda *inputs, **attrs: gx
 
 
-def _backward(entries, watched, targets, target_grads, keep, on_step=None):
+def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None):
     """Reverse-mode sweep. Returns {tensor id: gradient} for the ids in `keep`.
 
     Gradients always add up (`grads[id] = previous + new`): a tensor used twice gets the sum
     of both paths. `watched` holds only floating tensors' ids, so `x._id in watched` also
-    says "x can carry a gradient".
+    says "x can carry a gradient". `reads` maps each recorded read of a variable (a tensor
+    of its own) to the variable's id: at the end, the reads' gradients add up on their
+    variable.
 
     `on_step(i, op, out, g, sent)`, if given, hears of every entry the sweep uses: its index,
     the gradient `g` that reached its output, and `sent`, the (input, gradient, new total)
@@ -146,6 +153,12 @@ def _backward(entries, watched, targets, target_grads, keep, on_step=None):
                         sent.append((x, gx, total))
         if sent is not None:
             on_step(i, op, out, g, sent)
+    if reads:
+        for rid, vid in reads.items():
+            g = grads.get(rid)
+            if g is not None and vid in keep:
+                prev = grads.get(vid)
+                grads[vid] = g if prev is None else prev + g
     return grads
 
 
@@ -158,6 +171,12 @@ class UnconnectedGradients(enum.Enum):
 
 _ONE_SHOT = ("A non-persistent GradientTape can only be used to compute one set of gradients "
              "(or jacobians)")
+
+
+_NO_PFOR = {  # (TF's wording, double spaces included)
+    method: f"GradientTape must be created with persistent=True to compute the {method} with "
+            f"eager execution enabled and {gap}experimental_use_pfor set to False."
+    for method, gap in (("jacobian", "with  "), ("batch_jacobian", " with "))}
 
 
 def _unconnected(value):
@@ -193,6 +212,7 @@ class GradientTape:
         self._entries = None      # the recording: None before entering and after release
         self._watched = None      # ids of watched float tensors/variables and recorded outputs
         self._variables = {}      # id -> watched Variable
+        self._reads = {}          # id of each recorded read of a variable -> the variable's id
         self._recording = False
         self._released_variables = {}   # the last recording's watched variables, by id
 
@@ -211,7 +231,7 @@ class GradientTape:
             raise ValueError("Tape is still recording, This can happen if you try to re-enter "
                              "an already-active tape.")
         if self._entries is None:            # re-entering keeps appending to the same recording
-            self._entries, self._watched, self._variables = [], set(), {}
+            self._new_recording()
         STATE.tapes.append(self)
         self._recording = True
 
@@ -221,11 +241,14 @@ class GradientTape:
         STATE.tapes.remove(self)
         self._recording = False
 
+    def _new_recording(self):
+        self._entries, self._watched, self._variables, self._reads = [], set(), {}, {}
+
     def _release(self):
         """Forget the recording: the tensors it held are freed as soon as nobody else holds them."""
         self._released_variables = self._variables
         self._entries = self._watched = None
-        self._variables = {}
+        self._variables, self._reads = {}, {}
 
     # -- what is watched -----------------------------------------------------------------
     def watch(self, tensor):
@@ -238,7 +261,7 @@ class GradientTape:
                 _log_first_n("watch-dtype", 5, "The dtype of the watched tensor must be floating "
                              "(e.g. tf.float32), got %r", t.dtype)
             if self._entries is None:
-                self._entries, self._watched, self._variables = [], set(), {}
+                self._new_recording()
             if isinstance(t, Variable):
                 self._watch_variable(t)
             elif t._value.dtype.kind == "f":      # (as in TF, only floats carry gradients)
@@ -249,6 +272,16 @@ class GradientTape:
             self._variables[var._id] = var
             if var._snap._value.dtype.kind == "f":
                 self._watched.add(var._id)
+
+    def _variable_read(self, var, read):
+        """`var` was just read as the tensor `read`: automatic watching, and if the variable
+        is watched, the read is too (its gradient goes to the variable, see `_backward`)."""
+        vid = var._id
+        if self._watch_accessed and var._trainable and vid not in self._variables:
+            self._watch_variable(var)
+        if vid in self._watched:
+            self._watched.add(read._id)
+            self._reads[read._id] = vid
 
     def watched_variables(self):
         """The variables this tape watches, in creation order (kept after release)."""
@@ -301,7 +334,7 @@ class GradientTape:
                             "Variables or CompositeTensors to be differentiated, but received "
                             "None.")
         unconnected = _unconnected(unconnected_gradients)
-        targets = [_target(t) for t in nest.flatten(target)]
+        targets = [_gradient_target(t) for t in nest.flatten(target)]
         flat_sources = _tensor_args(nest.flatten(sources), "Each source")
         if output_gradients is None:
             seeds = [_ones_like(t) for t in targets]
@@ -322,67 +355,74 @@ class GradientTape:
 
     def _grads(self, targets, seeds, sources):
         keep = {s._id for s in sources}
-        return _backward(self._entries, self._watched, targets, seeds, keep)
+        return _backward(self._entries, self._watched, targets, seeds, keep, self._reads)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
-        """J[i..., j...] = d target[i...] / d source[j...], shape target.shape + source.shape."""
-        from .ops import reshape, stack
+        """J[i..., j...] = d target[i...] / d source[j...], shape target.shape + source.shape.
+
+        One backward pass per element of the target (TF vectorises them with `pfor`)."""
+        from .ops import reshape, stack, zeros
+        self._check_pfor(experimental_use_pfor, "jacobian")
         self._start_gradient()
         unconnected = _unconnected(unconnected_gradients)
         target = _target(target)
         flat_sources = _tensor_args(nest.flatten(sources), "Each source")
-        tshape = target._read_value().shape
-        n = int(np.prod(tshape))
-        rows = [[] for _ in flat_sources]
+        tshape = target._value.shape
         try:
-            for i in range(n):
-                seed = np.zeros(n, dtype=target._read_value().dtype)
-                seed[i] = 1
-                grads = self._grads([target], [Tensor(seed.reshape(tshape))], flat_sources)
-                for k, s in enumerate(flat_sources):
-                    rows[k].append(grads.get(s._id))
+            rows = [self._grads([target], [seed], flat_sources) for seed in _unit_seeds(target)]
         finally:
             self._finish()
         out = []
-        for s, r in zip(flat_sources, rows):
+        for s in flat_sources:
             sshape = s._read_value().shape
+            r = [grads.get(s._id) for grads in rows]
             if all(g is None for g in r) and unconnected is UnconnectedGradients.NONE:
                 out.append(None)
-                continue
-            r = [_zeros_for(s) if g is None else g for g in r]
-            out.append(reshape(stack(r), tuple(tshape) + tuple(sshape)))
+            elif not target._value.size:        # (one pass with an empty seed: connected)
+                out.append(zeros(tshape + sshape, dtype=s.dtype))
+            else:
+                r = [_zeros_for(s) if g is None else g for g in r]
+                out.append(reshape(stack(r), tshape + sshape))
         return nest.pack_sequence_as(sources, out)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobians: result[b, i..., j...] = d target[b, i...] / d source[b, j...].
 
-        Assumes example b of the target depends only on example b of the source."""
-        from .ops import reshape, stack
-        self._start_gradient()
-        unconnected = _unconnected(unconnected_gradients)
+        Assumes example b of the target depends only on example b of the source. As in TF, a
+        target that does not depend on the source gives zeros (whatever
+        `unconnected_gradients` says)."""
+        from .ops import reshape, stack, zeros
+        _unconnected(unconnected_gradients)
         target = _target(target)
         _tensor_args([source], "source")
-        tshape, sshape = target._read_value().shape, source._read_value().shape
-        if not tshape or not sshape or tshape[0] != sshape[0]:
-            self._finish()
+        tshape, sshape = target._value.shape, source._read_value().shape
+        for shape in (tshape, sshape):
+            if len(shape) < 2:
+                raise ValueError(f"Shape {tuple(shape)} must have rank at least 2")
+        if tshape[0] != sshape[0]:
             raise ValueError(f"Need first dimension of target shape ({tuple(tshape)}) and source "
                              f"shape ({tuple(sshape)}) to match.")
-        b, m = tshape[0], int(np.prod(tshape[1:]))
-        cols = []
+        self._check_pfor(experimental_use_pfor, "batch_jacobian")
+        self._start_gradient()
+        b, m = tshape[0], math.prod(tshape[1:])
+        seeds = [np.zeros((b, m), dtype=target._value.dtype) for _ in range(m)]
+        for j, seed in enumerate(seeds):
+            seed[:, j] = 1                      # row j of every example's Jacobian at once
         try:
-            for j in range(m):
-                seed = np.zeros((b, m), dtype=target._read_value().dtype)
-                seed[:, j] = 1
-                grads = self._grads([target], [Tensor(seed.reshape(tshape))], [source])
-                cols.append(grads.get(source._id))
+            cols = [self._grads([target], [Tensor(seed.reshape(tshape))], [source]).get(source._id)
+                    for seed in seeds]
         finally:
             self._finish()
-        if all(g is None for g in cols) and unconnected is UnconnectedGradients.NONE:
-            return None
+        if all(g is None for g in cols):
+            return zeros(tshape + sshape[1:], dtype=target.dtype)
         cols = [_zeros_for(source) if g is None else g for g in cols]
-        return reshape(stack(cols, axis=1), tuple(tshape) + tuple(sshape[1:]))
+        return reshape(stack(cols, axis=1), tshape + sshape[1:])
+
+    def _check_pfor(self, use_pfor, method):
+        if not use_pfor and not self._persistent:
+            raise RuntimeError(_NO_PFOR[method])
 
 
 class _Paused:
@@ -410,6 +450,33 @@ def _target(t):
     return convert_to_tensor(t)
 
 
+def _gradient_target(t):
+    """A target of `gradient()`: a tensor or variable. Anything else cannot have been
+    computed on the tape (a numpy value, `np.mean(y.numpy())`): TF fails there with an
+    AttributeError, and so does minitape, saying why."""
+    if type(t) is Tensor or isinstance(t, Variable):
+        return _target(t)
+    if t is None:
+        raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                        "Variables or CompositeTensors to be differentiated, but one of its "
+                        "entries is None.")
+    kind = type(t)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    raise AttributeError(f"'{name}' object has no attribute '_id' (a gradient target must be a "
+                         f"tensor computed inside the tape, not a {name})")
+
+
+def _unit_seeds(target):
+    """One seed per element of `target`: 1 there, 0 elsewhere (for an empty target, one
+    empty seed, which still tells whether a source is connected)."""
+    v = target._value
+    for i in range(v.size or 1):
+        seed = np.zeros(v.size, v.dtype)
+        if v.size:
+            seed[i] = 1
+        yield Tensor(seed.reshape(v.shape))
+
+
 def _ones_like(target):
     """The starting gradient of a target: d target / d target = 1, element by element."""
     v = target._value
@@ -431,27 +498,89 @@ def _zeros_for(source):
 
 # --- custom gradients ---------------------------------------------------------------------
 def custom_gradient(f):
-    """Decorator: `f(*xs)` returns `(y, grad_fn)`; the call is recorded as ONE op whose VJP
-    is `grad_fn(upstream)` (one gradient per input), instead of the ops inside `f`."""
-    import functools
+    """Decorator: `f(*args, **kwargs)` returns `(result, grad_fn)`; the call is recorded as ONE
+    op from the tensors in `args` (and the trainable variables `f` reads) to the tensors in
+    `result`, whose VJP is `grad_fn` instead of the ops inside `f`.
 
+    As in TF: `grad_fn` takes one upstream gradient per tensor of the result (zeros for
+    results the target does not use) and returns one gradient per leaf of `args` (None where
+    there is none). If `f` reads variables, `grad_fn` is also called with `variables=` (the
+    variables read, in creation order) and returns `(input_grads, variable_grads)`; the
+    variables' gradients come from it. The arguments and keyword arguments reach `f`
+    unchanged; keyword arguments get no gradient.
+    """
     @functools.wraps(f)
-    def wrapper(*args):
-        inputs = tuple(convert_to_tensor(a) for a in args)
-        y, grad_fn = f(*inputs)
-        y = convert_to_tensor(y)
-        n = len(inputs)
+    def decorated(*args, **kwargs):
+        with GradientTape() as watcher:      # hears which trainable variables f reads
+            result, grad_fn = f(*args, **kwargs)
+        flat_args = nest.flatten(args)
+        given = flat_args + nest.flatten(kwargs)
+        variables = [v for v in watcher.watched_variables() if all(v is not a for a in given)]
+        if variables and not _accepts_variables(grad_fn):
+            raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
+                            f"'variables', since function uses variables: {variables}")
+        results = [convert_to_tensor(r) for r in nest.flatten(result)]
+        inputs = [convert_to_tensor(x) for x in flat_args] + [v._read() for v in variables]
+        n = len(flat_args)
 
         def vjp_all(g, ans, ins):
-            grads = grad_fn(g)
-            flat = list(grads) if isinstance(grads, (list, tuple)) else [grads]
+            upstream = g.parts if type(g) is _Cotangents else [g]
+            upstream = [_zeros_for(r) if u is None else u for r, u in zip(results, upstream)]
+            if variables:
+                grads, var_grads = grad_fn(*upstream, variables=variables)
+                var_grads = list(var_grads)
+                if len(var_grads) != len(variables):
+                    raise ValueError("Must return gradient for each variable from "
+                                     "@custom_gradient grad_fn.")
+            else:
+                grads, var_grads = grad_fn(*upstream), []
+            flat = nest.flatten(grads)
             if len(flat) != n:
                 raise ValueError(f"custom_gradient function expected to return {n} gradients, "
                                  f"but returned {len(flat)} instead.")
-            return [None if gx is None else convert_to_tensor(gx) for gx in flat]
+            return [None if gx is None else convert_to_tensor(gx) for gx in flat + var_grads]
 
-        op = Op(f"CustomGradient-{f.__name__}", lambda *vals: y._value)
-        op.vjps = vjp_all
-        return apply(op, *inputs)
+        name = f"CustomGradient-{f.__name__}"
+        if len(results) == 1:    # one result: the op's output is that result
+            op = Op(name, lambda *values: results[0]._value)
+            op.vjps = vjp_all
+            outputs = [apply(op, *inputs)]
+        else:                    # several: one bundle, unpacked by one op per result
+            op = Op(name, lambda *values: np.float32(0))
+            op.vjps = vjp_all
+            bundle = apply(op, *inputs)
+            outputs = [apply(_unpack_op(name, i, len(results), r), bundle)
+                       for i, r in enumerate(results)]
+        return nest.pack_sequence_as(result, outputs)
 
-    return wrapper
+    return decorated
+
+
+class _Cotangents:
+    """The gradients of a multi-result custom op's results, gathered as the backward sweep
+    reaches each result (`+` merges them); None for a result no target uses."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    def __add__(self, other):
+        return _Cotangents([b if a is None else a if b is None else a + b
+                            for a, b in zip(self.parts, other.parts)])
+
+
+def _unpack_op(name, i, n, result):
+    """The op taking result `i` (of `n`) out of a custom op's bundle; its gradient goes back
+    into the bundle's gradient at place `i`."""
+    op = Op(f"{name}:{i}", lambda bundle: result._value)
+    op.vjps = (lambda g, ans, bundle: _Cotangents([g if j == i else None for j in range(n)]),)
+    return op
+
+
+def _accepts_variables(fn):
+    try:
+        spec = inspect.getfullargspec(fn)
+    except TypeError:
+        return True
+    return "variables" in spec.args or "variables" in spec.kwonlyargs or spec.varkw is not None

@@ -231,23 +231,21 @@ class Variable(_TensorLike):
 
     # -- reading -------------------------------------------------------------------------
     def _read(self):
-        """The current value as a tensor, telling every active tape that we were read."""
-        tapes = STATE.tapes
-        if tapes and self._trainable:
-            for tape in tapes:
-                if tape._watch_accessed and self._id not in tape._variables:
-                    tape._watch_variable(self)
+        """The current value as a new tensor (each read is a tensor of its own, as TF's
+        ReadVariableOp), telling every active tape and trace that we were read."""
+        read = Tensor(self._snap._value)
+        for tape in STATE.tapes:
+            tape._variable_read(self, read)
         tracer = STATE.tracer
         if tracer is not None:
-            tracer.variable_read(self)
-        return self._snap
+            tracer.variable_read(self, read)
+        return read
 
     def _read_value(self):
         return self._snap._value
 
     def value(self):
-        from .ops import identity
-        return identity(self)
+        return self._read()
 
     read_value = value
 

@@ -120,10 +120,13 @@ def tape_graph(tape, names=None, values=True):
     entries = list(tape._entries)
     variables = dict(tape._variables)
     watched = set(tape._watched)
+    reads = tape._reads      # each read of a variable is drawn as the variable itself
     produced = {out._id: i for i, (op, ins, out, attrs) in enumerate(entries)}
     nodes, edges = {}, []
 
     def add_input(t):
+        if t._id in reads:
+            t = variables[reads[t._id]]._snap
         if t._id in nodes or t._id in produced:
             return
         name = named.get(t._id)
@@ -143,7 +146,7 @@ def tape_graph(tape, names=None, values=True):
     for i, (op, ins, out, attrs) in enumerate(entries):
         for t in ins:
             add_input(t)
-            edges.append((t._id, out._id))
+            edges.append((reads.get(t._id, t._id), out._id))
         name = named.get(out._id)
         head = f"{name} = {op.name}" if name else op.name
         label = f"{head}\nshape={_shape(out)}{_value_line(out, values)}"
@@ -418,15 +421,19 @@ def backward_steps(tape, target, sources, names=None):
         first = targets[0]
         steps = [Step(None, "seed", first._id, np.ones_like(first._value), [], dict(totals))]
 
+        reads = tape._reads    # a gradient sent to a read of a variable is shown on the variable
+
         def on_step(i, op, out, g, sent):
+            shown = []
             for x, gx, total in sent:
-                totals[x._id] = total._value
-            steps.append(Step(i, op.name, out._id, g._value,
-                              [(x._id, gx._value, total._value) for x, gx, total in sent],
-                              dict(totals)))
+                xid = reads.get(x._id, x._id)
+                total = total._value if xid == x._id or xid not in totals else totals[xid] + gx._value
+                totals[xid] = total
+                shown.append((xid, gx._value, total))
+            steps.append(Step(i, op.name, out._id, g._value, shown, dict(totals)))
 
         keep = watched | {t._id for t in targets}
-        grads = _backward(entries, watched, targets, seeds, keep, on_step)
+        grads = _backward(entries, watched, targets, seeds, keep, reads, on_step)
     finally:
         STATE.tapes[:] = saved_tapes
         STATE.tracer = saved_tracer

@@ -443,11 +443,14 @@ def test_batch_jacobian():
     j = tape.batch_jacobian(y, x)
     assert j.shape == (3, 3, 2)
     assert j.numpy()[1].tolist() == [[4.0, 3.0], [1.0, 0.0], [0.0, 0.0]]
-    with tf.GradientTape() as tape:
+    with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = tf.reduce_sum(x, axis=0)
-    with pytest.raises(ValueError, match="Need first dimension of target shape"):
+        z = tf.transpose(x)
+    with pytest.raises(ValueError, match=r"Shape \(2,\) must have rank at least 2"):
         tape.batch_jacobian(y, x)
+    with pytest.raises(ValueError, match=r"Need first dimension of target shape \(\(2, 3\)\)"):
+        tape.batch_jacobian(z, x)
 
 
 # --- custom gradients ---------------------------------------------------------------------
@@ -501,3 +504,163 @@ def test_gradient_results_hold_no_reference_cycles():
         assert ref() is None
     finally:
         gc.enable()
+
+
+# --- TF semantics checked against TF 2.21 (see also tests/tf_golden) -----------------------
+@pytest.mark.parametrize("expr, expected", [
+    (lambda w: 2 * w, 6.0), (lambda w: 2 + w, 5.0), (lambda w: 2 - w, -1.0),
+    (lambda w: 3 / w, 1.0), (lambda w: 2 ** w, 8.0), (lambda w: 2 // w, 0.0),
+    (lambda w: 2 % w, 2.0), (lambda w: True * w, 3.0), (lambda w: np.int64(2) * w, 6.0),
+    (lambda w: np.float64(2) * w, 6.0), (lambda w: [1, 2] * w, [3.0, 6.0]),
+])
+def test_python_data_on_the_left_of_a_float_variable_takes_its_dtype(expr, expected):
+    w = tf.Variable(3.0)
+    y = expr(w)
+    assert y.dtype == tf.float32 and close(y, expected)
+
+
+def test_python_data_on_the_left_of_an_int_variable():
+    w = tf.Variable(3)
+    assert (2 * w).dtype == tf.int32 and int(2 ** w) == 8
+    assert (2 / w).dtype == tf.float64                  # int / int is float64, as in TF
+    with pytest.raises(TypeError, match="Cannot convert 2.5 to EagerTensor of dtype int32"):
+        2.5 * w
+
+
+def test_each_read_of_a_variable_is_its_own_tensor():
+    v = tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        r1, r2 = v.read_value(), v.read_value()
+        y = r1 * r2 * 5.0
+    assert r1._id != r2._id
+    g1, g2, gv = tape.gradient(y, [r1, r2, v])
+    assert (float(g1), float(g2), float(gv)) == (10.0, 10.0, 20.0)   # 5 r2, 5 r1, 10 v
+    assert tape.gradient(v, r1) is None and float(tape.gradient(r1, v)) == 1.0
+
+
+def test_a_read_before_the_variable_is_watched_is_not_followed():
+    v = tf.Variable(2.0)
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        before = v * 3.0
+        tape.watch(v)
+        after = v * 4.0
+        y = before + after
+    assert float(tape.gradient(y, v)) == 4.0
+
+
+def test_stop_gradient_output_is_watched_by_no_tape():
+    ran = []
+
+    @tf.custom_gradient
+    def spy(x):
+        def grad(dy):
+            ran.append(True)
+            return dy
+        return x * 2.0, grad
+
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = spy(tf.stop_gradient(x)) * x
+        assert [op.name for op, *_ in tape._entries] == ["Mul"]     # only the last op
+    assert float(tape.gradient(y, x)) == 6.0 and ran == []
+
+
+def test_jacobian_of_empty_and_unconnected_targets():
+    s = tf.ones([1, 0])
+    x = tf.ones([2, 3])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([s, x])
+        q, u = s * 2.0, tf.ones([2, 4]) * 2.0
+    assert tape.jacobian(q, s).shape == (1, 0, 1, 0)
+    assert tape.batch_jacobian(q, s).shape == (1, 0, 0)
+    assert tape.jacobian(u, x) is None
+    assert tape.jacobian(u, x, unconnected_gradients="zero").shape == (2, 4, 2, 3)
+    bj = tape.batch_jacobian(u, x)                  # zeros, even without 'zero'
+    assert bj.shape == (2, 4, 3) and not np.any(bj.numpy())
+
+
+def test_jacobian_without_pfor_needs_a_persistent_tape():
+    for method in ("jacobian", "batch_jacobian"):
+        x = tf.ones([2, 3])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * 2.0
+        with pytest.raises(RuntimeError, match="must be created with persistent=True"):
+            getattr(tape, method)(y, x, experimental_use_pfor=False)
+
+
+def test_custom_gradient_with_variables():
+    v = tf.Variable(2.0)
+    seen = []
+
+    @tf.custom_gradient
+    def scale(x):
+        def grad(dy, variables=None):
+            seen.extend(variables)
+            return dy * 3.0, [tf.constant(7.0)]      # deliberately not the true d/dv
+        return x * v, grad
+
+    x = tf.constant(1.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = scale(x)
+    gx, gv = tape.gradient(y, [x, v])
+    assert (float(gx), float(gv)) == (3.0, 7.0) and seen == [v]
+
+
+def test_custom_gradient_grad_fn_must_accept_variables():
+    v = tf.Variable(2.0)
+
+    @tf.custom_gradient
+    def scale(x):
+        return x * v, lambda dy: dy
+    with pytest.raises(TypeError, match="must accept keyword argument 'variables'"):
+        scale(tf.constant(1.0))
+
+
+def test_custom_gradient_arguments_and_results_as_in_tf():
+    got = []
+
+    @tf.custom_gradient
+    def f(x, pair, scale=2.0, *, k=1.0):
+        got.append((pair, scale, k))
+        return (x * scale, x * k), lambda da, db: (da * 10.0 + db, (None, [None]))
+
+    x = tf.constant(1.5)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        a, b = f(x, (1, [2]), scale=4.0, k=5.0)
+    assert got == [((1, [2]), 4.0, 5.0)] and (float(a), float(b)) == (6.0, 7.5)
+    assert float(tape.gradient(a, x)) == 10.0          # b's upstream gradient is a zero
+    assert float(tape.gradient([a, b], x)) == 11.0
+    # one gradient per leaf of the arguments: x, 1, 2, 3
+    one_grad = tf.custom_gradient(lambda x, p: (x * 1.0, lambda dy: dy))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = one_grad(x, (1, 2, 3))
+    with pytest.raises(ValueError, match="expected to return 4 gradients, but returned 1"):
+        tape.gradient(y, x)
+
+
+def test_custom_gradient_second_order():
+    @tf.custom_gradient
+    def cube(x):
+        return x ** 3, lambda dy: dy * 3.0 * x * x
+    x = tf.constant(1.5)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = cube(x)
+        dy = inner.gradient(y, x)
+    assert (float(dy), float(outer.gradient(dy, x))) == (6.75, 9.0)   # 3x², 6x
+
+
+def test_gradient_of_a_numpy_target_is_an_attribute_error_as_in_tf():
+    x = tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * x
+    for target in (np.float32(1.0), np.mean(y.numpy()), 1.0, [y, 1.0]):
+        with pytest.raises(AttributeError, match="object has no attribute '_id'"):
+            tape.gradient(target, x)
