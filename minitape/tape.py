@@ -189,12 +189,23 @@ def _unconnected(value):
 
 
 def _tensor_args(xs, what):
-    """`xs` (a list), after checking that each one is a tensor or a variable."""
+    """`xs` (a list), after checking that each one is a tensor or a variable. As TF: None or
+    a string is a TypeError; any other object an AttributeError (TF fails on its missing
+    `_id`, and so does minitape, saying what was wrong)."""
     for x in xs:
         if not isinstance(x, (Tensor, Variable)):
-            raise TypeError(f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), "
-                            f"got {x!r} of type {type(x).__name__!r}")
+            problem = (f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), got "
+                       f"{x!r} of type {_type_name(x)!r}")
+            if x is None or isinstance(x, str):
+                raise TypeError(problem)
+            raise AttributeError(f"'{_type_name(x)}' object has no attribute '_id' ({problem})")
     return xs
+
+
+def _type_name(x):
+    """`float`, `numpy.float32`: the name TF's messages give a type."""
+    kind = type(x)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
 
 
 class GradientTape:
@@ -460,8 +471,7 @@ def _gradient_target(t):
         raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
                         "Variables or CompositeTensors to be differentiated, but one of its "
                         "entries is None.")
-    kind = type(t)
-    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    name = _type_name(t)
     raise AttributeError(f"'{name}' object has no attribute '_id' (a gradient target must be a "
                          f"tensor computed inside the tape, not a {name})")
 
