@@ -1,12 +1,21 @@
 # Two commands do everything on a fresh machine:
 #   make lab   -- create .venv (if needed), install the course, open it in JupyterLab
 #   make test  -- create .venv (if needed), install the course, run every test
+# `make help` lists every target. Each one installs .venv first when needed.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Notebooks for `make notebooks`: all of them unless NB= names some.
+NB ?=
+LINTED := minitape/ tests/ benchmarks/ notebooks/ tools/
 
-.PHONY: lab test bench
+.PHONY: help lab test bench notebooks lint
+.DEFAULT_GOAL := help
+
+help: ## list the targets
+	@echo "make <target>, where <target> is one of:"
+	@awk -F ':.*## ' '/^[a-z]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): requirements.txt pyproject.toml binder/overrides.json binder/postBuild
 	$(PYTHON) -m venv $(VENV)
@@ -18,11 +27,18 @@ $(STAMP): requirements.txt pyproject.toml binder/overrides.json binder/postBuild
 # JupyterLab refuses to start as root unless told to (containers and CI run as root).
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 
-lab: $(STAMP)
+lab: $(STAMP) ## open the course in JupyterLab (notebooks/00_index.ipynb)
 	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_index.ipynb
 
-test: $(STAMP)
+test: $(STAMP) ## run every test: unit tests, notebooks (nbval), Binder env, browser
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(STAMP) ## time minitape against numpy and its peers (benchmarks/README.md)
 	$(BIN)/python benchmarks/run.py
+
+notebooks: $(STAMP) ## re-execute the notebooks in place (one: NB=notebooks/05_higher_order.ipynb)
+	$(BIN)/python tools/execute_notebooks.py $(NB)
+
+lint: $(STAMP) ## ruff check and ruff format --check: reports, changes nothing
+	$(BIN)/ruff check $(LINTED); status=$$?; \
+	$(BIN)/ruff format --check $(LINTED) && exit $$status
