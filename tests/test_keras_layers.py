@@ -19,7 +19,37 @@ def test_dense_builds_on_first_call():
     assert d.kernel.dtype == tf.float32
     assert d.trainable_variables == [d.kernel, d.bias]
     assert d.trainable_weights == d.variables == d.weights == [d.kernel, d.bias]
-    assert d.kernel.name.endswith("/kernel:0") and d.bias.name.endswith("/bias:0")
+    assert d.kernel.name == "kernel" and d.bias.name == "bias"
+    assert d.kernel.path == f"{d.name}/kernel" and d.bias.path == f"{d.name}/bias"
+
+
+def test_variable_names_and_paths_as_keras_3():
+    # Keras 3 (TF 2.21): name is the short name, path the layers it was built in
+    d = layers.Dense(3, name="hidden")
+    d.build((None, 2))
+    assert (d.kernel.name, d.kernel.path, d.bias.path) == ("kernel", "hidden/kernel", "hidden/bias")
+    assert repr(d.bias) == "<Variable path=hidden/bias, shape=(3,), dtype=float32, value=[0. 0. 0.]>"
+    model = tf.keras.Sequential([layers.Dense(2, name="a"), layers.Dense(1, name="b")], name="seq")
+    model(np.zeros((1, 3), np.float32))
+    assert [v.path for v in model.trainable_variables] == ["seq/a/kernel", "seq/a/bias",
+                                                           "seq/b/kernel", "seq/b/bias"]
+    assert [v.name for v in model.trainable_variables] == ["kernel", "bias"] * 2
+
+    class Net(tf.keras.Model):
+        def __init__(self):
+            super().__init__(name="net")
+            self.inner = layers.Dense(2, name="inner")
+
+        def call(self, x):
+            return self.inner(x)
+
+    net = Net()
+    net(np.zeros((1, 3), np.float32))
+    assert [v.path for v in net.trainable_variables] == ["net/inner/kernel", "net/inner/bias"]
+    built_alone = layers.Dense(2, name="alone")
+    built_alone(np.zeros((1, 3), np.float32))
+    tf.keras.Sequential([built_alone], name="later")(np.zeros((1, 3), np.float32))
+    assert built_alone.kernel.path == "alone/kernel"     # named where it was built
 
 
 def test_dense_computes_activation_of_x_kernel_plus_bias():

@@ -23,6 +23,7 @@ from . import activations, initializers
 __all__ = ["Layer", "Dense"]
 
 _name_counts = {}
+_scope = []   # the names of the layers being called or built, outermost first (Keras' name scope)
 
 
 def _unique_name(cls):
@@ -32,6 +33,38 @@ def _unique_name(cls):
     n = _name_counts.get(base, 0)
     _name_counts[base] = n + 1
     return base if n == 0 else f"{base}_{n}"
+
+
+class _LayerVariable(Variable):
+    """A layer's variable, named as Keras 3 names it: `name` is its own short name ('kernel'),
+    `path` adds the layers it was created in ('dense/kernel', or 'sequential/dense/kernel' for a
+    layer built inside a model)."""
+
+    __slots__ = ("_short_name", "_path")
+
+    def __init__(self, initial_value, name, path, **kwargs):
+        super().__init__(initial_value, name=path, **kwargs)   # (TF's tf.Variable under it)
+        self._short_name = name
+        self._path = path
+
+    @property
+    def name(self):
+        return self._short_name
+
+    @property
+    def path(self):
+        return self._path
+
+    def __repr__(self):
+        value = " ".join(str(self.numpy()).split())
+        return (f"<Variable path={self._path}, shape={tuple(self.shape)}, "
+                f"dtype={self.dtype.name}, value={value}>")
+
+
+def _variable_path(layer, name):
+    """'outer/.../layer/name': the layers being called when `layer` builds its variables."""
+    scope = _scope if _scope and _scope[-1] == layer.name else _scope + [layer.name]
+    return "/".join(scope + [name])
 
 
 @functools.lru_cache(maxsize=None)
@@ -74,13 +107,18 @@ class Layer:
             inputs = convert_to_tensor(inputs)   # plain nested lists of numbers: one array
         inputs = nest.map_structure(self._as_input, inputs)
         self._check_input(inputs)
-        if not self.built:
-            with init_scope():   # variables are created once, outside any trace or tape
-                self.build(nest.map_structure(lambda t: t.shape if is_tensor(t) else None, inputs))
-            self.built = True
-        if "training" in kwargs and not _accepts(type(self).call, "training"):
-            del kwargs["training"]    # a layer that behaves the same either way ignores it
-        return self.call(inputs, *args, **kwargs)
+        _scope.append(self.name)      # variables built in here are named under this layer
+        try:
+            if not self.built:
+                with init_scope():   # variables are created once, outside any trace or tape
+                    self.build(nest.map_structure(lambda t: t.shape if is_tensor(t) else None,
+                                                  inputs))
+                self.built = True
+            if "training" in kwargs and not _accepts(type(self).call, "training"):
+                del kwargs["training"]    # a layer that behaves the same either way ignores it
+            return self.call(inputs, *args, **kwargs)
+        finally:
+            _scope.pop()
 
     def _as_input(self, x):
         """numpy data becomes a tensor; floating inputs are cast to the layer's dtype."""
@@ -202,11 +240,11 @@ class Dense(Layer):
 
     def build(self, input_shape):
         in_features = TensorShape(input_shape)[-1]
-        self.kernel = Variable(self.kernel_initializer((in_features, self.units), self.dtype),
-                               name=f"{self.name}/kernel")
+        self.kernel = _LayerVariable(self.kernel_initializer((in_features, self.units), self.dtype),
+                                     "kernel", _variable_path(self, "kernel"))
         if self.use_bias:
-            self.bias = Variable(self.bias_initializer((self.units,), self.dtype),
-                                 name=f"{self.name}/bias")
+            self.bias = _LayerVariable(self.bias_initializer((self.units,), self.dtype),
+                                       "bias", _variable_path(self, "bias"))
         self.built = True
 
     def call(self, inputs):
