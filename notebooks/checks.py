@@ -1,0 +1,174 @@
+"""The course's self-checks: `check` for the exercises, `reveal` for the predict-then-run cells.
+
+    from checks import check, reveal
+
+    answer_1 = ...                  # the learner replaces ... with an answer
+    check("01.1", answer_1)         # prints "Exercise 1: correct" or "Exercise 1: not yet ..."
+
+    my_guess = ...                  # a prediction, written before the cell that shows the outcome
+    reveal(my_guess, outcome)       # prints the guess next to what really happened
+
+The expected answers are not written here, nor in the notebooks: each is stored as a fingerprint,
+the SHA-256 of the answer rounded to a few decimals (with the exercise's name mixed in), so reading
+the code does not give an answer away. `check` rounds the learner's answer the same way and
+compares fingerprints; a rounded value a hair's breadth from the expected one (a last digit off by
+one) is accepted too. Worked solutions are in `solutions/NN_solutions.ipynb`.
+
+An answer can be a number, a tensor or array, a list or tuple of them (compared as one flat list
+of numbers), `None`, a bool, a string, a set of strings, or an exception class.
+"""
+
+import hashlib
+
+import numpy as np
+
+__all__ = ["check", "reveal", "fingerprint"]
+
+# exercise -> (decimals compared, fingerprint of the expected answer, hint on a wrong answer)
+ANSWERS = {
+    "00.1": (0, "70d302695d561488", "count the operations, not the variables: +, - and *"),
+    "00.2": (3, "fe0e11a7613a55a1", "multiply out (x + 1)(x - 1) first, then differentiate"),
+    "01.1": (3, "3dc67882ec92ff14", "with b = 0, y = w·x; dloss/dw = 2(y - 5)·x"),
+    "01.2": (3, "f1c7de76a3289045", "watch x (or use a Variable) and use tf.sin inside the tape"),
+    "01.3": (0, "294d0904b8815f38", "the walk counts the seed step too"),
+    "02.1": (3, "1079215d89913420", "the factor 1 - lr·2 must be 0"),
+    "02.2": (2, "39cab78e318bac8e", "w diverges when |1 - lr·curv_w| > 1"),
+    "02.3": (2, "2e933dcbc9e48869", "use the notebook's train(learning_rate, steps); [w, b] are the "
+                                   "first two columns of its last row"),
+    "03.1": (0, "7a9d9ee94400b287", "with watch_accessed_variables=False only what tape.watch "
+                                   "names is watched"),
+    "03.2": (3, "50c39223fa0be536", "replace np.sum and np.abs by tf.reduce_sum and tf.abs"),
+    "03.3": (3, "2da0e2adbf2fb2a8", "one argument of tf.Variable makes it frozen"),
+    "04.1": (3, "679ec05b576484db", "two gradient() calls on one persistent tape, then del tape"),
+    "04.2": (0, "c76ba7f96b0ef62f", "re-entering a persistent tape appends to its recording"),
+    "04.3": (2, "b65b4f2e2e1649f8", "count each distinct tensor once: which tensors do the "
+                                   "two entries hold?"),
+    "05.1": (3, "4d337bf37115a8ea", "three tapes, each gradient() inside the next tape out"),
+    "05.2": (3, "713525f44dc0bb4c", "the jacobian of the inner gradient, taken by the outer tape"),
+    "05.3": (3, "d09b1416d376cff2", "differentiate the scalar tf.reduce_sum(g * v) with the outer "
+                                   "tape"),
+    "05.4": (3, "cb9b1eea85a93c9c", "call inner.gradient() inside the outer tape's block"),
+    "05.5": (3, "b5caedbb56a0aa9e", "x <- x - f'(x) / f''(x), six times, from x = 2"),
+    "06.1": (3, "2da61467da457a13", "x + stop_gradient(x * x - x) has the value x² and the "
+                                   "gradient of x"),
+    "06.2": (3, "529404173b9cd95b", "the grad function returns -upstream"),
+    "06.3": (3, "e93e1607278ff8b7", "what is computed inside stop_recording() is not recorded"),
+    "06.4": (3, "c34f460d5e29906c", "wrap r + γ·v[1] in tf.stop_gradient"),
+    "07.1": (0, "9cdbeeff26680cb5", "follow total_gen_f_loss back: its adversarial term, the "
+                                   "cycle loss and the identity loss"),
+    "07.2": (3, "9465e982b20d47e2", "watch a constant logit and use tf.math.log and tf.sigmoid"),
+    "07.3": (5, "c74c04d23d5fd03d", "the same tensors give the same gradients: the difference "
+                                   "should be tiny"),
+    "08.1": (3, "e1ea3596b0b2258a", "the gradient of a linear function is its weight vector, "
+                                   "everywhere"),
+    "08.2": (3, "56d231d0fd180290", "compute the penalty inside an outer tape, then take its "
+                                   "gradient with respect to w"),
+    "08.3": (4, "9b5f671c3413019d", "take the norm over the last axis of the (64, 1, 2) result"),
+    "08.4": (3, "23108e775b6a7649", "tf.maximum(0.0, norm - 1.0) ** 2, averaged, inside an "
+                                   "outer tape"),
+    "09.1": (8, "496696332d861e9a", "tf.nn.l2_loss(w) is sum(w²) / 2"),
+    "09.2": (4, "13fd6f27c6622aac", "clip_by_global_norm returns (clipped list, global norm)"),
+    "09.3": (0, "2b86ddc341143c94", "a new shape, a new Python value or a new dtype traces again"),
+    "09.4": (0, "1e3fa1a9132f8570", "which function has an infinite slope at 0?"),
+}
+
+
+def _numbers(x):
+    """x as one flat float array, or None if x is not made of numbers (None inside counts as
+    nan, so that a list with a missing gradient in it still compares)."""
+    if x is None:
+        return np.array([np.nan])
+    if isinstance(x, (list, tuple)):
+        parts = [_numbers(item) for item in x]
+        if any(p is None for p in parts):
+            return None
+        return np.concatenate(parts) if parts else np.zeros(0)
+    if hasattr(x, "numpy"):
+        x = x.numpy()
+    try:
+        return np.ravel(np.asarray(x, dtype=np.float64))
+    except (TypeError, ValueError):
+        return None
+
+
+def _canonical(x, decimals, shift=0.0):
+    """A text that equal answers share: numbers rounded to `decimals`, then shifted by `shift`
+    units of the last place before rounding (to accept a last digit that is off by one)."""
+    if x is None:
+        return "None"
+    if isinstance(x, (bool, np.bool_)):
+        return f"bool:{bool(x)}"
+    if isinstance(x, str):
+        return "str:" + x.strip()
+    if isinstance(x, type) and issubclass(x, BaseException):
+        return "error:" + x.__name__
+    if isinstance(x, BaseException):
+        return "error:" + type(x).__name__
+    if isinstance(x, (set, frozenset)):
+        return "set:" + ",".join(sorted(str(item).strip() for item in x))
+    if isinstance(x, (list, tuple)) and x and all(isinstance(i, (bool, np.bool_)) for i in x):
+        return "bools:" + ",".join(str(bool(i)) for i in x)
+    values = _numbers(x)
+    if values is None:
+        return "other:" + repr(x)
+    step = 10.0 ** -decimals
+    rounded = np.round(values + shift * step, decimals) + 0.0   # (+ 0.0: no -0.0)
+    return "numbers:" + ",".join("nan" if np.isnan(v) else f"{v:.{decimals}f}" for v in rounded)
+
+
+def fingerprint(name, answer, decimals, shift=0.0):
+    """The fingerprint `check` compares: SHA-256 of the exercise's name and the rounded answer."""
+    text = f"{name}|{_canonical(answer, decimals, shift)}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _short(x):
+    """A short, stable text for an answer or an outcome: numbers with at most 4 significant
+    digits, tensors by their values, exception classes by their names."""
+    if x is None or isinstance(x, (bool, np.bool_, str)):
+        return str(x)
+    if isinstance(x, type) and issubclass(x, BaseException):
+        return x.__name__
+    if isinstance(x, (set, frozenset)):
+        return "{" + ", ".join(sorted(map(str, x))) + "}"
+    if isinstance(x, (list, tuple)):
+        text = "[" + ", ".join(_short(item) for item in x) + "]"
+    elif hasattr(x, "numpy") or isinstance(x, (int, float, np.number, np.ndarray)):
+        values = np.asarray(x.numpy() if hasattr(x, "numpy") else x)
+        if values.dtype.kind in "iub":
+            text = str(values.tolist())
+        elif values.ndim == 0:
+            text = f"{float(values):.4g}"
+        else:
+            text = np.array2string(values, precision=4, separator=", ")
+    else:
+        text = repr(x)
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check(name, answer):
+    """Print whether `answer` is the answer of exercise `name` ("NN.k"), with a hint if not."""
+    notebook, number = name.split(".")
+    label = f"Exercise {number}"
+    solutions = f"solutions/{notebook}_solutions.ipynb"
+    if answer is ...:
+        print(f"{label}: not yet — replace the ... with your answer (worked solutions: {solutions})")
+        return False
+    decimals, expected, hint = ANSWERS[name]
+    if any(fingerprint(name, answer, decimals, s) == expected for s in (0.0, 0.4, -0.4)):
+        print(f"{label}: correct")
+        return True
+    print(f"{label}: not yet — {_short(answer)} is not it. Hint: {hint}")
+    return False
+
+
+def reveal(guess, outcome, decimals=3):
+    """Print a prediction next to what happened, and whether they agree."""
+    shown = "None" if outcome is None else _short(outcome)
+    if guess is ...:
+        print(f"your guess: (none yet: write one in my_guess above) | what happened: {shown}")
+        return
+    same = _canonical(guess, decimals) == _canonical(outcome, decimals)
+    verdict = "you were right" if same else "not what you guessed: read on"
+    print(f"your guess: {_short(guess)} | what happened: {shown} -> {verdict}")
