@@ -7,6 +7,8 @@ learner trips over, so they live here in one place:
 * a numpy array keeps its own dtype (so `np.linspace` data is float64);
 * in a binary op, a Python number, list or numpy array takes the *tensor's* dtype.
 """
+import builtins
+
 import numpy as np
 
 __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
@@ -18,10 +20,10 @@ class DType:
 
     __slots__ = ("name", "as_numpy_dtype", "_np")
 
-    def __init__(self, np_dtype):
+    def __init__(self, np_dtype, name=None):
         self._np = np.dtype(np_dtype)
         self.as_numpy_dtype = self._np.type
-        self.name = self._np.name
+        self.name = name or self._np.name
 
     is_floating = property(lambda self: self._np.kind == "f")
     is_integer = property(lambda self: self._np.kind in "iu")
@@ -56,8 +58,8 @@ class DType:
 _BY_NP = {}
 
 
-def _register(np_dtype):
-    d = DType(np_dtype)
+def _register(np_dtype, name=None):
+    d = DType(np_dtype, name)
     _BY_NP[d._np] = d
     return d
 
@@ -71,24 +73,38 @@ int32 = _register(np.int32)
 int64 = _register(np.int64)
 uint8 = _register(np.uint8)
 bool = _register(np.bool_)  # noqa: A001  (TF's name)
-string = _register(np.str_)
+string = _register(np.object_, "string")   # held as an object array of bytes, as TF's .numpy()
+
+# Names TF accepts besides the dtypes' own, and the Python types it maps (float is float32
+# there; int and str are refused: TF does not guess a width or an encoding).
+_ALIASES = {"float": float32, "double": float64, "half": float16, "string": string,
+            float: float32, builtins.bool: bool}
 
 
 def as_dtype(value):
-    """Turn `tf.float32`, `np.float32`, `'float32'` or a numpy dtype into a `DType`."""
+    """Turn `tf.float32`, `np.float32`, `'float32'`, `float` or a numpy dtype into a `DType`."""
     if isinstance(value, DType):
         return value
     try:
+        known = _ALIASES.get(value)
+    except TypeError:              # (unhashable)
+        known = None
+    if known is not None:
+        return known
+    try:
+        if value is None or value is int or value is str or isinstance(value, str) and \
+                np.dtype(value).name != value:
+            raise TypeError
         npd = np.dtype(value)
     except TypeError:
-        raise TypeError(f"Cannot convert {value!r} to a dtype.") from None
-    if npd.kind == "U":
+        raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow "
+                        "DType.") from None
+    if npd.kind in "USO":
         return string
     try:
         return _BY_NP[npd]
     except KeyError:
-        d = _register(npd)
-        return d
+        return _register(npd)
 
 
 def from_numpy(np_dtype):

@@ -9,13 +9,14 @@ the functions defined here.
 import builtins
 import math
 import operator
+import re
 import warnings
 
 import numpy as np
 
 from . import dtypes as _dt
 from .context import STATE
-from .errors import invalid
+from .errors import UnimplementedError, invalid
 from .tape import Op, apply
 from .tensor import (Tensor, Variable, _TensorLike, convert_to_tensor, operand, read,
                      tf_type_name)
@@ -26,13 +27,20 @@ from .tensor import (Tensor, Variable, _TensorLike, convert_to_tensor, operand, 
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"minitape(\.|$)")
 
 
+def _dims(shape):
+    """A shape as TF's op messages write it: [2,3]."""
+    return "[" + ",".join(map(str, shape)) + "]"
+
+
 def _broadcast_check(op_name):
     def check(a, b, *rest, **attrs):
         try:
             np.broadcast_shapes(np.shape(a), np.shape(b), *[np.shape(r) for r in rest])
         except ValueError:
-            shapes = " vs. ".join(str(list(np.shape(v))) for v in (a, b) + rest)
+            shapes = " vs. ".join(_dims(np.shape(v)) for v in (a, b) + rest)
             raise invalid(op_name, f"Incompatible shapes: {shapes}") from None
+        if op_name in ("FloorDiv", "FloorMod") and np.asarray(b).dtype.kind in "iu":
+            raise invalid(op_name, "Integer division by zero")
     return check
 
 
@@ -53,13 +61,18 @@ def _matmul_check(a, b, transpose_a=False, transpose_b=False):
     if transpose_b:
         sb = sb[:-2] + (sb[-1], sb[-2])
     if sa[-1] != sb[-2]:     # (else: batch dimensions that do not broadcast; numpy says so)
-        raise invalid("MatMul", f"Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}")
+        raise invalid("MatMul", f"Matrix size-incompatible: In[0]: {_dims(sa)}, In[1]: {_dims(sb)}")
 
 
 def _reshape_check(x, shape):
     size, known = np.size(x), math.prod(s for s in shape if s != -1)
+    unknown = [i for i, s in enumerate(shape) if s == -1]
+    if len(unknown) > 1:
+        raise invalid("Reshape", f"Only one input size may be -1, not both {unknown[0]} and "
+                                 f"{unknown[1]}")
+    wanted = f"requires a multiple of {known}" if unknown else f"has {known}"
     raise invalid("Reshape", f"Input to reshape is a tensor with {size} values, but the "
-                             f"requested shape {list(shape)} has {known}")
+                             f"requested shape {wanted}")
 
 
 def _op(name, forward, check=None):
@@ -74,6 +87,7 @@ def _binop(name, forward):
 # (Python's operators, not np.add & co: the same ufuncs on arrays, but on numpy scalars they
 # take numpy's scalar fast path, which makes a chain of scalar ops ~10x cheaper.)
 Add = _binop("AddV2", operator.add)
+StringAdd = _binop("AddV2", lambda x, y: np.asarray(x + y, dtype=object))   # concatenation
 Sub = _binop("Sub", operator.sub)
 Mul = _binop("Mul", operator.mul)
 Div = _binop("RealDiv", operator.truediv)
@@ -81,8 +95,8 @@ DivNoNan = _binop("DivNoNan", lambda x, y: _div_no_nan(x, y))
 Pow = _binop("Pow", lambda x, y: _pow(x, y))
 Maximum = _binop("Maximum", np.maximum)
 Minimum = _binop("Minimum", np.minimum)
-FloorDiv = _binop("FloorDiv", np.floor_divide)
-FloorMod = _binop("FloorMod", np.mod)
+FloorDiv = _binop("FloorDiv", lambda x, y: _int_division(np.floor_divide, x, y))
+FloorMod = _binop("FloorMod", lambda x, y: _int_division(np.mod, x, y))
 Neg = _op("Neg", operator.neg)
 Square = _op("Square", np.square)
 Sqrt = _op("Sqrt", np.sqrt)
@@ -109,7 +123,7 @@ Ceil = _op("Ceil", np.ceil)
 Identity = _op("Identity", lambda x: x)
 Cast = _op("Cast", lambda x, dtype: x.astype(dtype))
 Select = _op("SelectV2", np.where, _broadcast_check("SelectV2"))
-ClipByValue = _op("ClipByValue", lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
+ClipByValue = _op("ClipByValue", lambda x, lo, hi: np.maximum(np.minimum(x, hi), lo),
                   _broadcast_check("ClipByValue"))
 # (Array methods rather than np.reshape & co: the same views, without numpy's Python-level
 # dispatch, which costs more than the work on small arrays.)
@@ -125,8 +139,10 @@ Concat = _op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
 Pack = _op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
 Sum = _op("Sum", lambda x, axis, keepdims: _sum(x, axis, keepdims))
 Mean = _op("Mean", lambda x, axis, keepdims: _mean(np.add.reduce(x, axis=axis, keepdims=keepdims), x))
-Max = _op("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims))
-Min = _op("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims))
+Max = _op("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims,
+                                                   initial=_extreme(x.dtype, -1)))
+Min = _op("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims,
+                                                   initial=_extreme(x.dtype, 1)))
 StridedSlice = _op("StridedSlice", lambda x, key: x[key])
 
 # Ops without a gradient (a deliberate stop, or boolean/integer results). They still run
@@ -141,6 +157,21 @@ Any = _op("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdim
 ArgMax = _op("ArgMax", lambda x, axis, dtype: np.argmax(x, axis=axis).astype(dtype))
 ArgMin = _op("ArgMin", lambda x, axis, dtype: np.argmin(x, axis=axis).astype(dtype))
 Where = _op("Where", lambda c: np.argwhere(c).astype(np.int64))
+
+
+def _extreme(dtype, sign):
+    """The value a max (sign -1) or min (sign 1) of nothing gives, as in TF."""
+    if dtype.kind == "f":
+        return sign * np.inf
+    info = np.iinfo(dtype)
+    return info.max if sign > 0 else info.min
+
+
+def _int_division(fn, x, y):
+    """x // y or x % y; an integer division by zero fails (TF refuses it, numpy gives 0)."""
+    if y.dtype.kind in "iu" and not np.all(y):
+        raise ValueError("Integer division by zero")
+    return fn(x, y)
 
 
 def _filled(shape, x):
@@ -205,9 +236,29 @@ def _is_basic(key):
 
 
 # --- argument helpers ---------------------------------------------------------------------
-def _binary(op, fn_name, doc):
-    """The public function of a binary op (`add`, `multiply`, ...): it makes both operands
-    tensors of one dtype (Python data takes the tensor's dtype), then calls `apply`."""
+# The dtypes an op has kernels for, as numpy kinds; TF refuses the others with the errors
+# `_refuse` words as TF does.
+_NUMBERS = "fciu"        # numbers: not bool, not string
+_FLOATS = "fc"
+_BOOLS = "b"
+_KIND_NAMES = {_NUMBERS: "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, "
+                         "int16, int32, int64, complex64, complex128",
+               _FLOATS: "bfloat16, half, float, double"}
+
+
+def _refuse(op_name, x, kinds):
+    dt = x._value.dtype
+    if kinds == _BOOLS:
+        raise invalid(op_name, f"cannot compute {op_name} as input #0(zero-based) was expected "
+                               f"to be a bool tensor but is a {tf_type_name(dt)} tensor")
+    raise invalid(op_name, f"Value for attr 'T' of {_dt.from_numpy(dt).name} is not in the list "
+                           f"of allowed values: {_KIND_NAMES.get(kinds, _KIND_NAMES[_NUMBERS])}")
+
+
+def _binary(op, fn_name, doc, kinds=_NUMBERS):
+    """The public function of a binary op (`multiply`, `maximum`, ...): it makes both operands
+    tensors of one dtype (Python data takes the tensor's dtype), checks that the op takes that
+    dtype (`kinds`), then calls `apply`."""
     def binary(x, y, name=None):
         if type(x) is Tensor:
             if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
@@ -217,21 +268,18 @@ def _binary(op, fn_name, doc):
         else:
             x = read(x)
             y = operand(y, x, op.name)
+        if x._value.dtype.kind not in kinds:
+            _refuse(op.name, x, kinds)
         return apply(op, x, y)
     binary.__name__ = binary.__qualname__ = fn_name
     binary.__doc__ = doc
     return binary
 
 
-_FLOAT_ONLY = "fc"
-
-
-def _unary(op, x, float_only=False):
+def _unary(op, x, kinds=_NUMBERS):
     x = x if type(x) is Tensor else read(x)
-    if float_only and x._value.dtype.kind not in _FLOAT_ONLY:
-        raise invalid(op.name, f"Value for attr 'T' of {x._value.dtype.name} is not in the list "
-                               f"of allowed values: half, float, double (op {op.name} needs a "
-                               f"floating tensor)")
+    if x._value.dtype.kind not in kinds:
+        _refuse(op.name, x, kinds)
     return apply(op, x)
 
 
@@ -264,14 +312,33 @@ def _shape_arg(shape):
 
 
 # --- arithmetic ---------------------------------------------------------------------------
-add = _binary(Add, "add", "x + y, element-wise (shapes broadcast).")
+def add(x, y, name=None):
+    """x + y, element-wise (shapes broadcast; strings are concatenated).
+
+    As TF's `+`: the first tensor's dtype is only a *hint* for Python data on the other side,
+    so `int_tensor + 1.5` converts 1.5 to float32 and then fails in AddV2 (where `*`, `-`, ...
+    fail to convert), and `tf.add(1.5, float64_tensor)` converts 1.5 on its own."""
+    if type(x) is Tensor and type(y) is Tensor and y._value.dtype is x._value.dtype:
+        pass                                                     # (the common case)
+    else:
+        x = read(x)
+        y = operand(y, x, "AddV2", hint=True)
+    kind = x._value.dtype.kind
+    if kind not in _NUMBERS:
+        if kind == "O":
+            return apply(StringAdd, x, y)
+        _refuse("AddV2", x, _NUMBERS)
+    return apply(Add, x, y)
+
+
 subtract = _binary(Sub, "subtract", "x - y, element-wise (shapes broadcast).")
-multiply = _binary(Mul, "multiply", "x * y, element-wise (shapes broadcast).")
+multiply = _binary(Mul, "multiply", "x * y, element-wise (shapes broadcast).", _NUMBERS + "b")
 _real_div = _binary(Div, "divide", None)
 
 
 def divide(x, y, name=None):
-    """True division; integer tensors are first cast to float64, as TF's `/` does."""
+    """True division. As TF's `/`: integer tensors are first cast to a float (float32 for 8
+    and 16 bits, float64 for 32 and 64), and both sides must have the same dtype."""
     if type(x) is Tensor and x._value.dtype.kind == "f":      # (the common case)
         if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
             y = operand(y, x, "RealDiv")
@@ -279,9 +346,17 @@ def divide(x, y, name=None):
     x = x if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike) else operand(x, read(y), "RealDiv")
     x = read(x)
     if x._value.dtype.kind in "iu":
-        y = operand(y, x, "RealDiv")
-        return _real_div(cast(x, _dt.float64), cast(y, _dt.float64))
+        x, y = _int_true_div_operands(x, y)
     return _real_div(x, y)
+
+
+def _int_true_div_operands(x, y):
+    """Integer operands of a true division, cast to the float TF divides them in."""
+    if isinstance(y, _TensorLike) and y.dtype != x.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    y = operand(y, x, "RealDiv")
+    to = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
+    return cast(x, to), cast(y, to)
 
 
 truediv = divide
@@ -289,12 +364,12 @@ _divide_no_nan = _binary(DivNoNan, "divide_no_nan", None)
 
 
 def divide_no_nan(x, y, name=None):
-    """x / y, but 0 wherever y is 0 (no inf or nan): floating tensors only, as in TF."""
+    """x / y, but 0 wherever y is 0 (no inf or nan); integers are divided as `/` does."""
     x = read(x) if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike) else operand(x, read(y), "DivNoNan")
-    if x._value.dtype.kind not in _FLOAT_ONLY:
-        raise invalid("DivNoNan", f"Value for attr 'T' of {x._value.dtype.name} is not in the list "
-                                  "of allowed values: half, float, bfloat16, double, complex64, "
-                                  "complex128")
+    if x._value.dtype.kind in "iu":
+        x, y = _int_true_div_operands(x, y)
+    if x._value.dtype.kind not in _FLOATS:
+        _refuse("DivNoNan", x, _FLOATS)
     return _divide_no_nan(x, y)
 
 
@@ -314,35 +389,35 @@ def square(x, name=None):
 
 
 def sqrt(x, name=None):
-    return _unary(Sqrt, x, True)
+    return _unary(Sqrt, x, _FLOATS)
 
 
 def exp(x, name=None):
-    return _unary(Exp, x, True)
+    return _unary(Exp, x, _FLOATS)
 
 
 def log(x, name=None):
-    return _unary(Log, x, True)
+    return _unary(Log, x, _FLOATS)
 
 
 def log1p(x, name=None):
-    return _unary(Log1p, x, True)
+    return _unary(Log1p, x, _FLOATS)
 
 
 def sin(x, name=None):
-    return _unary(Sin, x, True)
+    return _unary(Sin, x, _FLOATS)
 
 
 def cos(x, name=None):
-    return _unary(Cos, x, True)
+    return _unary(Cos, x, _FLOATS)
 
 
 def tanh(x, name=None):
-    return _unary(Tanh, x, True)
+    return _unary(Tanh, x, _FLOATS)
 
 
 def sigmoid(x, name=None):
-    return _unary(Sigmoid, x, True)
+    return _unary(Sigmoid, x, _FLOATS)
 
 
 def relu(features, name=None):
@@ -350,11 +425,11 @@ def relu(features, name=None):
 
 
 def elu(features, name=None):
-    return _unary(Elu, features, True)
+    return _unary(Elu, features, _FLOATS)
 
 
 def softplus(features, name=None):
-    return _unary(Softplus, features, True)
+    return _unary(Softplus, features, _FLOATS)
 
 
 def abs(x, name=None):  # noqa: A001
@@ -370,11 +445,11 @@ def round(x, name=None):  # noqa: A001
 
 
 def floor(x, name=None):
-    return _unary(Floor, x, True)
+    return _unary(Floor, x, _FLOATS)
 
 
 def ceil(x, name=None):
-    return _unary(Ceil, x, True)
+    return _unary(Ceil, x, _FLOATS)
 
 
 maximum = _binary(Maximum, "maximum", "The larger of x and y, element-wise.")
@@ -382,7 +457,7 @@ minimum = _binary(Minimum, "minimum", "The smaller of x and y, element-wise.")
 
 
 def identity(input, name=None):  # noqa: A002
-    return _unary(Identity, input)
+    return _unary(Identity, input, _NUMBERS + "bO")
 
 
 def stop_gradient(input, name=None):  # noqa: A002
@@ -393,8 +468,12 @@ def stop_gradient(input, name=None):  # noqa: A002
 def cast(x, dtype, name=None):
     x = read(x)
     npd = _dt.as_dtype(dtype)._np
-    if x._value.dtype == npd:
+    have = x._value.dtype
+    if have == npd:
         return x
+    if "O" in (have.kind, npd.kind):           # strings are never cast to or from numbers
+        raise UnimplementedError(None, "Cast", f"Cast {tf_type_name(have)} to "
+                                 f"{tf_type_name(npd)} is not supported [Op:Cast]")
     return apply(Cast, x, dtype=npd)
 
 
@@ -426,36 +505,40 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 
 # --- comparisons and logic (not differentiable: bool results) -----------------------------
-def _compare(np_fn, name):
+def _compare(np_fn, name, kinds=_NUMBERS):
     snake = name[0].lower() + "".join("_" + c.lower() if c.isupper() else c for c in name[1:])
-    return _binary(_binop(name, np_fn), snake, f"x {name} y, element-wise: a bool tensor.")
+    return _binary(_binop(name, np_fn), snake, f"x {name} y, element-wise: a bool tensor.", kinds)
 
 
-equal = _compare(np.equal, "Equal")
-not_equal = _compare(np.not_equal, "NotEqual")
+equal = _compare(np.equal, "Equal", _NUMBERS + "bO")
+not_equal = _compare(np.not_equal, "NotEqual", _NUMBERS + "bO")
 less = _compare(np.less, "Less")
 less_equal = _compare(np.less_equal, "LessEqual")
 greater = _compare(np.greater, "Greater")
 greater_equal = _compare(np.greater_equal, "GreaterEqual")
-logical_and = _compare(np.logical_and, "LogicalAnd")
-logical_or = _compare(np.logical_or, "LogicalOr")
-logical_xor = _compare(np.logical_xor, "LogicalXor")
+logical_and = _compare(np.logical_and, "LogicalAnd", _BOOLS)
+logical_or = _compare(np.logical_or, "LogicalOr", _BOOLS)
+
+
+def logical_xor(x, y, name=None):
+    """x XOR y, computed as TF does: (x or y) and not (x and y)."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
 
 
 def logical_not(x, name=None):
-    return apply(LogicalNot, read(x))
+    return _unary(LogicalNot, x, _BOOLS)
 
 
 def is_nan(x, name=None):
-    return apply(IsNan, read(x))
+    return _unary(IsNan, x, _FLOATS)
 
 
 def is_inf(x, name=None):
-    return apply(IsInf, read(x))
+    return _unary(IsInf, x, _FLOATS)
 
 
 def is_finite(x, name=None):
-    return apply(IsFinite, read(x))
+    return _unary(IsFinite, x, _FLOATS)
 
 
 # --- matrices and shapes ------------------------------------------------------------------
@@ -464,9 +547,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     a = read(a)
     b = operand(b, a, "MatMul")
     if a._value.ndim < 2 or b._value.ndim < 2:
-        i, t = (0, a) if a._value.ndim < 2 else (1, b)
-        raise invalid("MatMul", f"In[{i}] is not a matrix. Instead it has shape "
-                                f"{list(t._value.shape)}")
+        i = 0 if a._value.ndim < 2 else 1
+        raise invalid("MatMul", f"In[{i}] ndims must be >= 2")
     # As in TF, the transposes are attributes of the one MatMul op (recorded when one is set).
     if transpose_a or transpose_b:
         return apply(MatMul, a, b, transpose_a=bool(transpose_a), transpose_b=bool(transpose_b))
@@ -539,6 +621,9 @@ def _same_dtype(values, op_name):
 
 
 def concat(values, axis, name=None):
+    if not values:
+        raise invalid("ConcatV2", "ConcatOp : Expected a list of at least one tensor to "
+                                  "concatenate, got an empty list")
     ts = _same_dtype(list(values), "ConcatV2")
     nd = ts[0]._value.ndim
     if not -nd <= axis < builtins.max(nd, 1):
@@ -559,15 +644,17 @@ def concat(values, axis, name=None):
 
 
 def stack(values, axis=0, name=None):
+    if not values:
+        return Tensor(np.zeros(0, np.float32))     # (TF: an empty float32 vector)
     ts = _same_dtype(list(values), "Pack")
     base = ts[0]._value.shape
-    for i, t in enumerate(ts[1:], 1):
-        if t._value.shape != base:
-            raise ValueError(f"Shapes of all inputs must match: values[0].shape = {list(base)} != "
-                             f"values[{i}].shape = {list(t._value.shape)}")
     nd = len(base) + 1
     if not -nd <= axis < nd:
-        raise ValueError(f"axis = {axis} not in [{-nd}, {nd})")
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
+    for i, t in enumerate(ts[1:], 1):
+        if t._value.shape != base:
+            raise invalid("Pack", f"Shapes of all inputs must match: values[0].shape = "
+                                  f"{_dims(base)} != values[{i}].shape = {_dims(t._value.shape)}")
     return apply(Pack, *ts, axis=axis % nd)
 
 
@@ -576,38 +663,61 @@ def unstack(value, num=None, axis=0, name=None):
     return [t[(slice(None),) * (axis % t._value.ndim) + (i,)] for i in builtins.range(t._value.shape[axis])]
 
 
+def _index(part):
+    """One part of an index, as TF takes it: an int, a slice, `...`, `None` (a new axis) or
+    a scalar integer tensor."""
+    if isinstance(part, (int, np.integer)) and not isinstance(part, (bool, np.bool_)):
+        return int(part)
+    if part is None or part is Ellipsis:
+        return part
+    if isinstance(part, slice):
+        return slice(*(_index(b) for b in (part.start, part.stop, part.step)))
+    if isinstance(part, _TensorLike):
+        v = part._read_value()
+        if v.ndim == 0 and v.dtype.kind in "iu":
+            return int(v)
+    raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+                    f"scalar tf.int32/tf.int64 tensors are valid indices, got {part!r}")
+
+
 def _normalize_key(key):
-    if isinstance(key, tuple):
-        return tuple(_normalize_key(k) for k in key)
-    if isinstance(key, _TensorLike):
-        v = key._read_value()
-        return v.item() if v.ndim == 0 else v
-    if isinstance(key, list):
+    """`x[key]`'s key as numpy takes it. As in TF, a list is a tuple of indices (x[[0, 1]] is
+    x[0, 1]), and a whole boolean tensor or array is a mask."""
+    if isinstance(key, (_TensorLike, np.ndarray)) and np.asarray(key).dtype.kind == "b":
         return np.asarray(key)
-    if isinstance(key, slice):
-        return slice(*(s._read_value().item() if isinstance(s, _TensorLike) else s
-                       for s in (key.start, key.stop, key.step)))
-    return key
+    if isinstance(key, (list, tuple)):
+        return tuple(_index(k) for k in key)
+    return _index(key)
 
 
 def getitem(tensor, key):
-    """`x[key]`: numpy indexing, differentiable (the gradient scatters back)."""
+    """`x[key]`: indexing and slicing, differentiable (the gradient scatters back)."""
     t = tensor if type(tensor) is Tensor else read(tensor)
     key = _normalize_key(key)
     try:
         t._value[key]
     except IndexError as e:
-        raise invalid("StridedSlice", f"{e}; the tensor has shape {list(t._value.shape)}") from None
+        raise invalid("StridedSlice", _index_error(str(e), t._value.ndim)) from None
     return apply(StridedSlice, t, key=key)
 
 
+def _index_error(numpy_message, ndim):
+    """numpy's IndexError, in TF's words."""
+    bad = re.match(r"index (-?\d+) is out of bounds for axis (\d+)", numpy_message)
+    if bad:
+        return f"slice index {bad[1]} of dimension {bad[2]} out of bounds."
+    if numpy_message.startswith("too many indices"):
+        return f"Index out of range using input dim {ndim}; input has only {ndim} dims"
+    return numpy_message
+
+
 # --- reductions ---------------------------------------------------------------------------
-def _reduction(op):
+def _reduction(op, kinds=_NUMBERS):
     def reduce(input_tensor, axis=None, keepdims=False, name=None):
         t = read(input_tensor)
+        if t._value.dtype.kind not in kinds:
+            _refuse(op.name, t, kinds)
         axes = _axes(axis, t._value.ndim, op.name)
-        if op in (Max, Min) and t._value.size == 0:
-            raise invalid(op.name, "Reduction over an empty tensor")
         return apply(op, t, axis=axes, keepdims=bool(keepdims))
     reduce.__name__ = "reduce_" + op.name.lower()
     return reduce
@@ -617,16 +727,8 @@ reduce_sum = _reduction(Sum)
 reduce_mean = _reduction(Mean)
 reduce_max = _reduction(Max)
 reduce_min = _reduction(Min)
-
-
-def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
-    t = read(input_tensor)
-    return apply(All, t, axis=_axes(axis, t._value.ndim, "All"), keepdims=bool(keepdims))
-
-
-def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
-    t = read(input_tensor)
-    return apply(Any, t, axis=_axes(axis, t._value.ndim, "Any"), keepdims=bool(keepdims))
+reduce_all = _reduction(All, _BOOLS)
+reduce_any = _reduction(Any, _BOOLS)
 
 
 def argmax(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
@@ -677,6 +779,8 @@ def fill(dims, value, name=None):
 
 def linspace(start, stop, num, name=None, axis=0):
     start = convert_to_tensor(start)
+    if start._value.dtype.kind in "iu":        # integer ends: a float64 grid, as in TF
+        start = cast(start, _dt.float64)
     stop = operand(stop, start, "LinSpace")
     if start._value.dtype.kind not in "f":
         raise TypeError(f"linspace needs floating start/stop, got {start.dtype.name}")
@@ -693,8 +797,12 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
-    return Tensor(np.eye(int(num_rows), None if num_columns is None else int(num_columns),
-                         dtype=_dt.as_dtype(dtype)._np))
+    """The identity matrix (or a batch of them, shape batch_shape + [rows, columns])."""
+    m = np.eye(int(num_rows), None if num_columns is None else int(num_columns),
+               dtype=_dt.as_dtype(dtype)._np)
+    if batch_shape is not None:
+        m = np.broadcast_to(m, _shape_arg(batch_shape) + m.shape).copy()
+    return Tensor(m)
 
 
 def shape(input, out_type=_dt.int32, name=None):  # noqa: A002
@@ -710,22 +818,20 @@ def rank(input, name=None):  # noqa: A002
 
 
 # --- Python operators on tensors and variables --------------------------------------------
-def _eq(self, other):
-    if other is None:
-        return False
-    try:
-        return equal(self, other)
-    except Exception:  # noqa: BLE001  (TF: incompatible operands are simply not equal)
-        return False
-
-
-def _ne(self, other):
-    if other is None:
-        return True
-    try:
-        return not_equal(self, other)
-    except Exception:  # noqa: BLE001
-        return True
+def _equality(fn, default):
+    """`==` / `!=` as TF's: None is never equal; operands whose shapes do not broadcast give
+    a scalar bool tensor (`default`); an operand that cannot be converted is an error."""
+    def compare(self, other):
+        if other is None:
+            return default
+        x = read(self)
+        y = operand(other, x, fn.__name__)
+        try:
+            np.broadcast_shapes(x._value.shape, y._value.shape)
+        except ValueError:
+            return Tensor(np.bool_(default))
+        return fn(x, y)
+    return compare
 
 
 def _rev(fn, op_name):
@@ -744,14 +850,15 @@ for _name, _fn in {
     "__mod__": floormod, "__rmod__": _rev(floormod, "FloorMod"), "__pow__": pow, "__rpow__": _rev(pow, "Pow"),
     "__matmul__": matmul, "__rmatmul__": _rev(matmul, "MatMul"), "__neg__": negative, "__abs__": abs,
     "__lt__": less, "__le__": less_equal, "__gt__": greater, "__ge__": greater_equal,
-    "__eq__": _eq, "__ne__": _ne, "__getitem__": getitem, "__and__": logical_and,
-    "__or__": logical_or, "__xor__": logical_xor, "__invert__": logical_not,
+    "__eq__": _equality(equal, False), "__ne__": _equality(not_equal, True),
+    "__getitem__": getitem, "__and__": logical_and, "__rand__": _rev(logical_and, "LogicalAnd"),
+    "__or__": logical_or, "__ror__": _rev(logical_or, "LogicalOr"), "__xor__": logical_xor,
+    "__rxor__": _rev(logical_xor, "LogicalXor"), "__invert__": logical_not,
 }.items():
     setattr(_TensorLike, _name, _fn)
 
 Tensor.__hash__ = Variable.__hash__ = _TensorLike.__hash__
-_TensorLike.__pos__ = lambda self: read(self)
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in {
-    "np", "builtins", "math", "apply", "Op", "STATE", "invalid", "operand", "read", "tf_type_name",
+    "np", "builtins", "math", "re", "apply", "Op", "STATE", "invalid", "UnimplementedError", "operand", "read", "tf_type_name",
     "convert_to_tensor", "Tensor", "Variable"}]

@@ -34,7 +34,9 @@ def _rng(seed):
 def _float_dtype(dtype, what):
     d = _dt.as_dtype(dtype)
     if not d.is_floating:
-        raise ValueError(f"Invalid dtype {d.name} for random.{what}: a floating dtype is needed")
+        # (TF fails converting the default mean 0.0 to that dtype)
+        raise TypeError(f"Cannot convert 0.0 to EagerTensor of dtype {d.name} (random.{what} "
+                        "needs a floating dtype)")
     return d._np
 
 

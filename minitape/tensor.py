@@ -55,7 +55,7 @@ class TensorShape(tuple):
 
 # TF's short names for dtypes in op error messages ("expected to be a float tensor but is a
 # double tensor").
-_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half", "object": "string"}
 
 
 def tf_type_name(np_dtype):
@@ -187,18 +187,13 @@ class Tensor(_TensorLike):
 
     def __repr__(self):
         v = self._value
-        return (f"<tf.Tensor: shape={tuple(v.shape)}, dtype={v.dtype.name}, "
+        return (f"<tf.Tensor: shape={tuple(v.shape)}, dtype={_dt.from_numpy(v.dtype).name}, "
                 f"numpy={_numpy_text(v, True)}>")
 
     def __str__(self):
         v = self._value
-        return f"tf.Tensor({_numpy_text(v, False)}, shape={tuple(v.shape)}, dtype={v.dtype.name})"
-
-
-def _compact(arr):
-    """A fresh 0-d array as a numpy scalar: the same value, but arithmetic on numpy scalars
-    takes numpy's fast scalar path (~30 ns instead of ~300 ns through an array ufunc)."""
-    return arr[()] if arr.ndim == 0 else arr
+        return (f"tf.Tensor({_numpy_text(v, False)}, shape={tuple(v.shape)}, "
+                f"dtype={_dt.from_numpy(v.dtype).name})")
 
 
 def _snapshot(value, ident):
@@ -308,7 +303,8 @@ class Variable(_TensorLike):
 
     def __repr__(self):
         v = self._snap._value
-        return (f"<tf.Variable '{self._name}' shape={tuple(v.shape)} dtype={v.dtype.name}, "
+        return (f"<tf.Variable '{self._name}' shape={tuple(v.shape)} "
+                f"dtype={_dt.from_numpy(v.dtype).name}, "
                 f"numpy={_numpy_text(v, True)}>")
 
     def __str__(self):
@@ -320,75 +316,155 @@ def is_tensor(x):
 
 
 # -- conversion ------------------------------------------------------------------------------
-_INT32 = np.iinfo(np.int32)
+# TF's rules for turning Python and numpy data into tensors, in one place:
+#
+# * numpy data keeps its dtype (np.linspace data is float64); asked for another dtype, it is
+#   cast (truncating floats, as numpy's astype does);
+# * Python data: bools -> bool, ints -> int32 (int64 past int32's range), floats (or ints and
+#   floats mixed) -> float32, strings -> string, complex -> complex128. Bools mixed with
+#   numbers, None inside a list, or ragged lists are errors;
+# * Python data asked for a dtype: ints wrap into integer dtypes (-1 -> 255 for uint8), but a
+#   float is never truncated into an integer and nothing but a bool becomes a bool.
+_INT32, _INT64 = np.iinfo(np.int32), np.iinfo(np.int64)
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
-def _python_dtype(value):
-    """TF's default dtype for Python data: float -> float32, int -> int32, bool -> bool."""
-    arr = np.asarray(value)
-    kind = arr.dtype.kind
-    if kind == "f":
-        return arr.astype(np.float32)
-    if kind in "iu":
-        if arr.size and (arr.min() < _INT32.min or arr.max() > _INT32.max):
-            return arr.astype(np.int64)
-        return arr.astype(np.int32)
-    if kind == "c":
-        return arr.astype(np.complex128)
-    if kind in "bU":
-        return arr
-    raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                     f"({type(value)}) to a Tensor.")
+def _unsupported(value):
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                      f"({type(value)}) to a Tensor.")
 
 
-def _to_numpy(value, dtype=None):
-    """A fresh numpy value for `value`, following TF's dtype rules."""
-    if value is None:
-        raise ValueError("None values not supported.")
-    if isinstance(value, (list, tuple)) and any(isinstance(v, _TensorLike) for v in _flat(value)):
-        value = _nested_values(value)
-    if dtype is None:
-        if isinstance(value, (np.ndarray, np.generic)):
-            return np.array(value)
-        if isinstance(value, (numbers.Number, list, tuple, np.bool_)):
-            return _python_dtype(value)
-        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                         f"({type(value)}) to a Tensor.")
-    npd = _dt.as_dtype(dtype)._np
-    if npd.kind in "iub" and not isinstance(value, (np.ndarray, np.generic)) \
-            and np.asarray(value).dtype.kind == "f":
-        # TF refuses Python floats for integer tensors, even 1.0 (numpy arrays are cast).
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {npd.name}")
-    try:
-        return np.array(value, dtype=npd)
-    except (TypeError, ValueError):
-        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                         f"({type(value)}) to a Tensor.") from None
+def _cannot(value, npd):
+    return TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {tf_type_name(npd)}")
 
 
-def _flat(value):
+def _leaves(value):
+    """The leaves of nested lists/tuples."""
     for v in value:
         if isinstance(v, (list, tuple)):
-            yield from _flat(v)
+            yield from _leaves(v)
         else:
             yield v
 
 
-def _nested_values(value):
+def _as_strings(arr):
+    """Strings as TF holds them: bytes, in an object array (`.numpy()` gives b'abc')."""
+    flat = np.empty(arr.size, dtype=object)
+    flat[:] = [s.encode() if isinstance(s, str) else bytes(s) for s in arr.reshape(-1)]
+    return flat.reshape(arr.shape)
+
+
+def _from_python(value, npd=None):
+    """Python data as a numpy value by TF's rules (see above); `npd` is the dtype asked for."""
+    try:
+        arr = np.array(value)
+    except ValueError:            # numpy refuses ragged nests ("inhomogeneous shape")
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+    except OverflowError:
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.") \
+            from None
+    kind = arr.dtype.kind
+    if isinstance(value, (list, tuple)) and arr.size:
+        leaf_types = {type(v) for v in _leaves(value)}
+        if bool in leaf_types and len(leaf_types) > 1 or type(None) in leaf_types \
+                or kind in "US" and not leaf_types <= {str, bytes}:
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    if kind == "O":
+        if all(isinstance(v, int) for v in (_leaves(value) if arr.ndim else [value])):
+            raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+        if isinstance(value, (list, tuple)):
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+        raise _unsupported(value)
+    if kind == "u" and arr.size and arr.max() > _INT64.max:
+        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
+    if npd is None:
+        if kind == "f":
+            if arr.size and np.any(np.abs(arr[np.isfinite(arr)]) > _FLOAT32_MAX):
+                raise ValueError("Can't convert Python sequence with a value out of range for a "
+                                 "double-precision float.")
+            return arr.astype(np.float32)
+        if kind in "iu":
+            big = arr.size and (arr.min() < _INT32.min or arr.max() > _INT32.max)
+            return arr.astype(np.int64 if big else np.int32)
+        if kind == "c":
+            return arr.astype(np.complex128)
+        if kind == "b":
+            return arr
+        if kind in "US":
+            return _as_strings(arr)
+        raise _unsupported(value)
+    want = npd.kind
+    if kind in "US":
+        if want == "O":
+            return _as_strings(arr)
+        raise _cannot(value, npd)
+    if want == "O" or want == "b" and kind != "b" or want in "iu" and kind in "fc" \
+            or want == "u" and kind == "b" or want == "f" and kind == "c":
+        raise _cannot(value, npd)
+    return arr.astype(npd)
+
+
+def _from_numpy(value, npd=None):
+    """numpy data: its own dtype, or cast to `npd` (strings only to strings)."""
+    kind = value.dtype.kind
+    if kind in "USO":
+        if npd is not None and npd.kind != "O":
+            raise _cannot(value, npd)
+        return _as_strings(np.asarray(value))
+    if npd is None:
+        return np.array(value)
+    if npd.kind == "O":
+        raise _cannot(value, npd)
+    return np.asarray(value).astype(npd)
+
+
+def _to_numpy(value, dtype=None, pack=True):
+    """A fresh numpy value for `value`, following TF's dtype rules. With `pack`, a list that
+    holds tensors is packed into one (convert_to_tensor does; tf.constant does not)."""
+    npd = None if dtype is None else _dt.as_dtype(dtype)._np
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _from_numpy(value, npd)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, _TensorLike) for v in _leaves(value)):
+        if not pack:
+            raise ValueError("tf.constant cannot convert a list that holds tensors: use "
+                             "tf.stack (or tf.convert_to_tensor)")
+        first = next(v for v in _leaves(value) if isinstance(v, _TensorLike))
+        npd = first._read_value().dtype if npd is None else npd
+        return np.array(_nested_values(value, npd))
+    if isinstance(value, (numbers.Number, list, tuple, str, bytes, np.bool_)):
+        return _from_python(value, npd)
+    raise _unsupported(value)
+
+
+def _nested_values(value, npd):
     if isinstance(value, (list, tuple)):
-        return [_nested_values(v) for v in value]
+        return [_nested_values(v, npd) for v in value]
     if isinstance(value, _TensorLike):
-        return value._read_value()
-    return value
+        v = value._read_value()
+        if v.dtype != npd:
+            raise TypeError(f"Tensor conversion requested dtype {_dt.from_numpy(npd).name} for "
+                            f"{type(value).__name__} with dtype {v.dtype.name}")
+        return v
+    return _from_python(value, npd)
+
+
+def _compact(arr):
+    """A fresh 0-d array as a numpy scalar: the same value, but arithmetic on numpy scalars
+    takes numpy's fast scalar path (~30 ns instead of ~300 ns through an array ufunc). (A 0-d
+    string stays an array: its scalar would be plain bytes, with no dtype.)"""
+    return arr[()] if arr.ndim == 0 and arr.dtype.kind != "O" else arr
 
 
 def constant(value, dtype=None, shape=None, name=None):
     """A new tensor holding a copy of `value` (TF's dtype rules; `shape` reshapes or fills)."""
     if isinstance(value, _TensorLike):
-        value = value._read_value()
-        if dtype is not None:
-            value = value.astype(_dt.as_dtype(dtype)._np)
-    arr = _to_numpy(value, dtype)
+        have = value._read_value()
+        if dtype is not None and _dt.as_dtype(dtype)._np != have.dtype:
+            raise TypeError(f"Expected tensor {have} with dtype {_dt.as_dtype(dtype)!r}, but got "
+                            f"dtype {_dt.from_numpy(have.dtype)!r}.")
+        arr = np.array(have)
+    else:
+        arr = _to_numpy(value, dtype, pack=False)
     if shape is not None:
         arr = np.asarray(arr)
         shape = tuple(int(s) for s in np.atleast_1d(shape)) if not isinstance(shape, tuple) else shape
@@ -404,7 +480,8 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
-    """`value` as a Tensor: tensors pass through, variables are read, the rest is converted."""
+    """`value` as a Tensor: tensors pass through, variables are read, the rest is converted.
+    `dtype_hint` is tried first and dropped if the value cannot have it."""
     if type(value) is Tensor and dtype is None:
         return value
     if isinstance(value, (Tensor, Variable)):
@@ -413,7 +490,9 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
                              f"for {type(value).__name__} with dtype {have.name}: {value!r}")
         return value if type(value) is Tensor else value._read()
-    if dtype is None and dtype_hint is not None and not isinstance(value, (np.ndarray, np.generic)):
+    if value is None:
+        raise _unsupported(value)
+    if dtype is None and dtype_hint is not None:
         try:
             return Tensor(_compact(_to_numpy(value, dtype_hint)))
         except (TypeError, ValueError):
@@ -421,9 +500,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     return Tensor(_compact(_to_numpy(value, dtype)))
 
 
-def operand(x, like, op_name):
+def operand(x, like, op_name, hint=False):
     """Convert one operand of a binary op: a tensor must match `like`'s dtype; anything else
-    (Python number, list, numpy array) takes `like`'s dtype, as TF's operators do."""
+    (Python number, list, numpy array) is converted to `like`'s dtype, as TF's operators do.
+    With `hint` (TF's `+`), that dtype is only a hint: data that cannot have it is converted
+    by the default rules, and the op then refuses the mismatch."""
     if type(x) is Tensor:
         pass
     elif isinstance(x, Variable):
@@ -432,15 +513,12 @@ def operand(x, like, op_name):
         npd = like._value.dtype
         if (type(x) is float or type(x) is int) and npd.kind == "f":   # `1 - x`, quickly
             return Tensor(npd.type(x))
-        if isinstance(x, (np.ndarray, np.generic)) and x.dtype == npd:
-            return Tensor(_compact(np.array(x)))
-        if npd.kind in "iu" and isinstance(x, float):
-            raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype {npd.name}")
         try:
-            return Tensor(_compact(np.array(x, dtype=npd)))
+            return Tensor(_compact(_to_numpy(x, npd)))
         except (TypeError, ValueError):
-            raise TypeError(f"{op_name}: cannot convert {x!r} (a {type(x).__name__}) to a "
-                            f"{npd.name} tensor.") from None
+            if not hint:
+                raise
+            x = convert_to_tensor(x)
     xd, ld = x._value.dtype, like._value.dtype
     if xd is not ld and xd != ld:
         raise invalid(op_name, f"cannot compute {op_name} as input #1(zero-based) was expected "

@@ -153,7 +153,8 @@ SHAPE_OPS = {
     "index_slice": (lambda x: x[:, 1:3], (3, 4)),
     "index_step_neg": (lambda x: x[::-1, ::2], (3, 4)),
     "index_newaxis": (lambda x: x[None, 1, ...], (3, 4)),
-    "index_fancy_repeats": (lambda x: tf.constant(1.0, tf.float64) * x[[0, 2, 0]], (3, 4)),
+    "index_bool_mask": (lambda x: x[tf.constant([True, False, True])] * 2.0, (3, 4)),
+    "index_list_is_a_tuple": (lambda x: x[[2, 1]] * 2.0, (3, 4)),           # x[2, 1], as in TF
     "index_tensor": (lambda x: x[tf.constant(2)], (3, 4)),
     "unstack": (lambda x: tf.unstack(x, axis=1), (3, 4)),
 }

@@ -88,14 +88,14 @@ def test_namespaces_mirror_tf():
 def test_broadcasting_mismatch_names_the_shapes():
     with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[3\] vs. \[4\] \[Op:AddV2\]"):
         tf.ones(3) + tf.ones(4)
-    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[2, 3\] vs. \[2\]"):
+    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[2,3\] vs. \[2\]"):
         tf.multiply(tf.ones((2, 3)), tf.ones(2))
 
 
 def test_matmul_errors_name_the_shapes():
-    with pytest.raises(InvalidArgumentError, match=r"Matrix size-incompatible: In\[0\]: \[2, 3\], In\[1\]: \[4, 5\]"):
+    with pytest.raises(InvalidArgumentError, match=r"Matrix size-incompatible: In\[0\]: \[2,3\], In\[1\]: \[4,5\]"):
         tf.matmul(tf.ones((2, 3)), tf.ones((4, 5)))
-    with pytest.raises(InvalidArgumentError, match=r"In\[0\] is not a matrix. Instead it has shape \[3\]"):
+    with pytest.raises(InvalidArgumentError, match=r"In\[0\] ndims must be >= 2"):
         tf.matmul(tf.ones(3), tf.ones((3, 2)))
 
 
@@ -106,13 +106,13 @@ def test_shape_op_errors():
         tf.squeeze(tf.ones((2, 3)), axis=1)
     with pytest.raises(InvalidArgumentError, match=r"ConcatOp : Dimension 1 in both shapes must be equal"):
         tf.concat([tf.ones((2, 3)), tf.ones((2, 4))], axis=0)
-    with pytest.raises(ValueError, match=r"Shapes of all inputs must match"):
+    with pytest.raises(InvalidArgumentError, match=r"Shapes of all inputs must match"):
         tf.stack([tf.ones(2), tf.ones(3)])
     with pytest.raises(InvalidArgumentError, match=r"Invalid reduction dimension \(2 for input with 2 dimension"):
         tf.reduce_sum(tf.ones((2, 3)), axis=2)
     with pytest.raises(InvalidArgumentError, match=r"Invalid reduction dimension \(0 for input with 0 dimension"):
         tf.reduce_sum(tf.constant(3.0), axis=0)      # a scalar has no axis 0, in TF either
-    with pytest.raises(InvalidArgumentError, match=r"the tensor has shape \[2, 3\]"):
+    with pytest.raises(InvalidArgumentError, match=r"slice index 5 of dimension 0 out of bounds"):
         tf.ones((2, 3))[5]
 
 
@@ -121,8 +121,10 @@ def test_dtype_errors():
         tf.exp(tf.constant([1, 2]))
     with pytest.raises(InvalidArgumentError, match="bool tensor but is a float tensor"):
         tf.where(tf.constant([1.0]), tf.constant([1.0]), tf.constant([2.0]))
-    with pytest.raises(TypeError, match="str"):
-        tf.constant(1.0) + "a"
+    with pytest.raises(InvalidArgumentError, match="expected to be a float tensor but is a string"):
+        tf.constant(1.0) + "a"             # (as TF: "a" becomes a string tensor, AddV2 refuses)
+    with pytest.raises(TypeError, match="Cannot convert 'a' to EagerTensor of dtype float"):
+        tf.constant(1.0) * "a"
 
 
 def test_gradient_argument_errors():
@@ -155,8 +157,9 @@ def test_divide_no_nan_gives_zero_where_the_divisor_is_zero(runtime_warnings_are
     # TF's rule: d/dx = div_no_nan(1, y), d/dy = div_no_nan(div_no_nan(-x, y), y): 0 where y = 0
     gx, gy = tape.gradient(z, [x, y])
     assert gx.numpy().tolist() == [0.0, 0.25, 0.0] and gy.numpy().tolist() == [0.0, -0.125, 0.0]
-    with pytest.raises(InvalidArgumentError, match="Value for attr 'T' of int32 is not in the list"):
-        tf.math.divide_no_nan(tf.constant(1), 2)
+    # integers are divided as `/` divides them: in float64 (checked against TF)
+    q = tf.math.divide_no_nan(tf.constant([0, 2]), tf.constant([0, 2]))
+    assert q.dtype == tf.float64 and q.numpy().tolist() == [0.0, 1.0]
 
 
 def test_overflow_and_invalid_values_are_silent_like_tf(runtime_warnings_are_errors):

@@ -29,8 +29,8 @@ def test_python_and_numpy_operands_take_the_tensors_dtype():
     assert (x + [1, 2]).dtype == tf.float32
     i = tf.constant([1, 2])
     assert (i + 1).dtype == tf.int32
-    with pytest.raises(TypeError, match="Cannot convert 1.5 to EagerTensor of dtype int32"):
-        i + 1.5
+    with pytest.raises(InvalidArgumentError, match="expected to be a int32 tensor but is a float"):
+        i + 1.5            # (TF's `+` converts 1.5 on its own, then AddV2 refuses the mix)
     with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32"):
         i * 2.0
     with pytest.raises(TypeError, match="Cannot convert 1.0 to EagerTensor of dtype int32"):
@@ -181,7 +181,7 @@ def test_creation_functions():
     assert tf.range(3).dtype == tf.int32 and tf.range(0.0, 1.0, 0.5).numpy().tolist() == [0.0, 0.5]
     assert tf.eye(2).numpy().tolist() == [[1.0, 0.0], [0.0, 1.0]]
     assert tf.constant(0.0, shape=[2, 2]).shape == (2, 2)
-    with pytest.raises(ValueError, match="None values not supported"):
+    with pytest.raises(ValueError, match=r"Attempt to convert a value \(None\)"):
         tf.constant(None)
     with pytest.raises(ValueError, match="unsupported type"):
         tf.constant({"a": 1})
