@@ -43,16 +43,6 @@ XFAIL = {
     "block: TF raises ValueError (Tape is not recording.); minitape runs the block",
     "batch_jacobian_zero_batch": "batch_jacobian with a batch of 0: TF raises ZeroDivisionError; "
     "minitape returns an empty [0, 2, 2] tensor",
-    "target_numpy_float32": "message: minitape appends '(a gradient target must be a tensor "
-    "computed inside the tape, not a numpy.float32)' to TF's AttributeError text",
-    "target_numpy_mean_of_numpy_value": "message: minitape appends '(a gradient target must be a "
-    "tensor ...)' to TF's AttributeError text",
-    "target_numpy_mean_of_tensor": "message: minitape appends '(a gradient target must be a "
-    "tensor ...)' to TF's AttributeError text",
-    "target_python_float": "message: minitape appends '(a gradient target must be a tensor "
-    "computed inside the tape, not a float)' to TF's AttributeError text",
-    "nb03_6_3_numpy_detour_target": "message: minitape appends '(a gradient target must be a "
-    "tensor ...)' to TF's AttributeError text",
     # -- custom_gradient ----------------------------------------------------------------------
     "custom_gradient_grad_returns_python_float": "grad_fn returning the Python float 5.0: TF's "
     "gradient is that float; minitape converts it to a float32 tensor",
