@@ -22,7 +22,7 @@ import hashlib
 
 import numpy as np
 
-__all__ = ["check", "reveal", "fingerprint"]
+__all__ = ["check", "reveal", "is_correct", "fingerprint"]
 
 # exercise -> (decimals compared, fingerprint of the expected answer, hint on a wrong answer)
 ANSWERS = {
@@ -154,13 +154,18 @@ def check(name, answer):
     solutions = f"solutions/{notebook}_solutions.ipynb"
     if answer is ...:
         print(f"{label}: not yet — replace the ... with your answer (worked solutions: {solutions})")
-        return False
-    decimals, expected, hint = ANSWERS[name]
-    if any(fingerprint(name, answer, decimals, s) == expected for s in (0.0, 0.4, -0.4)):
+        return
+    if is_correct(name, answer):
         print(f"{label}: correct")
-        return True
-    print(f"{label}: not yet — {_short(answer)} is not it. Hint: {hint}")
-    return False
+    else:
+        print(f"{label}: not yet — {_short(answer)} is not it. Hint: {ANSWERS[name][2]}")
+
+
+def is_correct(name, answer):
+    """Does `answer` round to the expected answer of exercise `name` (a last digit off by one
+    allowed)?"""
+    decimals, expected, _ = ANSWERS[name]
+    return any(fingerprint(name, answer, decimals, s) == expected for s in (0.0, 0.4, -0.4))
 
 
 def reveal(guess, outcome, decimals=3):
