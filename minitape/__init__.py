@@ -21,6 +21,10 @@ from .ops import abs, pow, range, round  # noqa: F401  (TF's names, shadowing bu
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
 from . import linalg, math, nn, random  # noqa: F401
 from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
+from .control_flow import (case, cond, foldl, foldr, get_static_value, map_fn, scan,  # noqa: F401
+                           vectorized_map, while_loop)
+from .recompute import grad_pass_through, recompute_grad  # noqa: F401
+from . import autodiff, test  # noqa: F401
 from .function import function, init_scope  # noqa: F401
 from . import config  # noqa: F401
 from . import keras  # noqa: F401

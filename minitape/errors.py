@@ -5,7 +5,7 @@ subclass of `OpError`; Python-level misuse (a wrong argument type, a bad option)
 `TypeError` / `ValueError`, and misuse of a tape's life cycle is `RuntimeError`.
 """
 
-__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError"]
+__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "OutOfRangeError"]
 
 
 class OpError(Exception):
@@ -32,3 +32,7 @@ class UnimplementedError(OpError):
 def invalid(op_name, text):
     """Build the error the way TF words it: '<text> [Op:<name>]'."""
     return InvalidArgumentError(None, op_name, f"{text} [Op:{op_name}]")
+
+
+class OutOfRangeError(OpError):
+    """An op read past the end of its input (an empty sequence to fold or scan)."""

@@ -64,13 +64,14 @@ class Op:
     returning all of them.
     """
 
-    __slots__ = ("name", "forward", "vjps", "check")
+    __slots__ = ("name", "forward", "vjps", "check", "jvp")
 
     def __init__(self, name, forward, check=None):
         self.name = name
         self.forward = forward
         self.vjps = None
         self.check = check  # called with the input values when forward fails: a clear error
+        self.jvp = None     # a forward-mode rule of its own, if any (see forwardprop.py)
 
     def __repr__(self):
         return f"<Op {self.name}>"
@@ -554,10 +555,12 @@ def custom_gradient(f):
         if len(results) == 1:    # one result: the op's output is that result
             op = Op(name, lambda *values: results[0]._value)
             op.vjps = vjp_all
+            op.jvp = lambda tangent_of, out, inputs: tangent_of(results[0])  # (f's own ops')
             outputs = [apply(op, *inputs)]
         else:                    # several: one bundle, unpacked by one op per result
             op = Op(name, lambda *values: np.float32(0))
             op.vjps = vjp_all
+            op.jvp = lambda tangent_of, out, inputs: None
             bundle = apply(op, *inputs)
             outputs = [apply(_unpack_op(name, i, len(results), r), bundle)
                        for i, r in enumerate(results)]
@@ -585,6 +588,7 @@ def _unpack_op(name, i, n, result):
     into the bundle's gradient at place `i`."""
     op = Op(f"{name}:{i}", lambda bundle: result._value)
     op.vjps = (lambda g, ans, bundle: _Cotangents([g if j == i else None for j in range(n)]),)
+    op.jvp = lambda tangent_of, out, inputs: tangent_of(result)
     return op
 
 
