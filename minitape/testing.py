@@ -13,9 +13,9 @@ right to first order but not written with differentiable ops fails there.
 import numpy as np
 
 from .tape import GradientTape
-from .tensor import Tensor, constant
+from .tensor import Tensor, constant, convert_to_tensor
 
-__all__ = ["check_grads", "check_vjp"]
+__all__ = ["check_grads", "check_vjp", "check_jvp", "compute_gradient"]
 
 
 def _as_list(y):
@@ -83,3 +83,94 @@ def check_grads(f, *args, order=2, seed=0, eps=1e-6, rtol=1e-5, atol=1e-7):
         check_grads(_vjp_function(f, len(args)), *args, *us, order=order - 1,
                     seed=seed + 1, eps=eps, rtol=rtol, atol=atol)
 
+
+
+
+def check_jvp(f, *args, seed=0, eps=1e-6, rtol=1e-5, atol=1e-7):
+    """Check forward mode on `f` at `args`: along a random tangent v, the accumulator's JVP
+    of every output must equal the central difference (f(x + eps v) - f(x - eps v)) / 2 eps,
+    element by element. `args` are used in float64. Raises AssertionError naming the output."""
+    from .forwardprop import ForwardAccumulator
+    rng = np.random.default_rng(seed)
+    args = [np.asarray(a, dtype=np.float64) for a in args]
+    vs = _random_like(rng, args)
+    xs = [constant(a) for a in args]
+    with ForwardAccumulator(xs, [constant(v) for v in vs]) as acc:
+        ys = _as_list(f(*xs))
+    jvps = _values(acc.jvp(ys, unconnected_gradients="zero"))
+
+    def at(sign):
+        return _values(_as_list(f(*[constant(a + sign * eps * v) for a, v in zip(args, vs)])))
+
+    for k, (j, p, m) in enumerate(zip(jvps, at(+1), at(-1))):
+        numeric = (p - m) / (2 * eps)
+        if not np.allclose(j, numeric, rtol=rtol, atol=atol):
+            raise AssertionError(f"JVP check failed for output {k}: forward mode gives {j!r}, "
+                                 f"finite differences give {numeric!r}")
+
+
+# --- tf.test.compute_gradient ---------------------------------------------------------------
+_GRADIENT_DTYPES = ("float16", "float32", "float64", "complex64", "complex128")
+
+
+def compute_gradient(f, x, delta=None):
+    """TF's `tf.test.compute_gradient`: the Jacobians of `y = f(*x)` with respect to each
+    argument, by the tape ("theoretical") and by central differences ("numerical").
+
+    Returns `(theoretical, numerical)`, two tuples with one 2-d numpy array per argument, of
+    shape (y.size, x_i.size) and x_i's dtype; row r of the theoretical one is the gradient of
+    y's element r (zeros where y does not depend on x_i). `delta` (default 1/1024, exactly
+    representable) is added and subtracted in x's own dtype, as TF does: a float16 input
+    may not move at all."""
+    if not isinstance(x, (list, tuple)):
+        raise ValueError("`x` must be a list or tuple of values convertible to a Tensor "
+                         f"(arguments to `f`), not a {type(x)}")
+    if delta is None:
+        delta = 1.0 / 1024
+    xs = [convert_to_tensor(v) for v in x]
+    y = f(*xs)
+    return tuple(zip(*[_jacobians(f, y.shape, y.dtype, xs, i, delta) for i in range(len(xs))]))
+
+
+def _jacobians(f, y_shape, y_dtype, xs, param, delta):
+    t = xs[param].dtype
+    assert t.name in _GRADIENT_DTYPES, (f"Cannot compute gradient for unsupported type {t.name} "
+                                        f"of argument {param}")
+    assert y_dtype.name in _GRADIENT_DTYPES, (f"Cannot compute gradient for unsupported type "
+                                              f"{y_dtype.name} of y")
+    return (_theoretical_jacobian(f, y_shape, y_dtype, xs, param),
+            _numeric_jacobian(f, int(np.prod(y_shape)), y_dtype, xs, param, delta))
+
+
+def _theoretical_jacobian(f, y_shape, y_dtype, xs, param):
+    x = xs[param]
+    jacobian = np.zeros((int(np.prod(y_shape)), x._value.size), dtype=x._value.dtype)
+    dy = np.zeros(tuple(y_shape), dtype=y_dtype._np)
+    for row in range(jacobian.shape[0]):
+        dy.flat[row] = 1
+        with GradientTape() as tape:
+            tape.watch(x)
+            y = f(*xs)
+        grad = tape.gradient(y, x, output_gradients=constant(dy))
+        if grad is not None:
+            jacobian[row, :] = np.ravel(grad._value)
+        dy.flat[row] = 0
+    return jacobian
+
+
+def _numeric_jacobian(f, y_size, y_dtype, xs, param, delta):
+    values = [np.array(t._value) for t in xs]
+    x = values[param]
+    flat = x.reshape(-1)                       # (a view: changing it changes x)
+    scale = np.asarray(2 * delta, dtype=y_dtype._np)[()]
+    jacobian = np.zeros((y_size, x.size), dtype=x.dtype)
+    for col in range(x.size):
+        original = flat[col]
+        flat[col] += delta
+        y_pos = np.asarray(f(*[constant(v) for v in values])._value)
+        flat[col] = original
+        flat[col] -= delta
+        y_neg = np.asarray(f(*[constant(v) for v in values])._value)
+        flat[col] = original
+        jacobian[:, col] = ((y_pos - y_neg) / scale).ravel()
+    return jacobian

@@ -1,0 +1,438 @@
+"""Control flow as TF 2.21 runs it eagerly: `cond`, `case`, `while_loop`, `foldl`, `foldr`,
+`scan`, `map_fn`, `vectorized_map`.
+
+Eagerly, TF's control flow is Python control flow: `tf.cond(pred, f, g)` converts `pred` to a
+tensor, looks at its value and calls *one* branch; `tf.while_loop` is a Python `while`. So a
+tape records only the ops that actually ran (the branch taken, the iterations made), and a
+gradient through them is the gradient of what happened -- nothing here has a gradient rule of
+its own. The sequence functions (`foldl`, `scan`, `map_fn`, ...) read element `i` of their
+inputs with an indexing op and put the results together with `stack`, both recorded, so
+gradients reach the inputs through them.
+
+Inside `minitape.function` these functions run the same Python while the function is traced:
+the graph records the ops of the branch and of the iterations that ran *for the traced
+arguments*, and every replay repeats them. TF's graph mode builds one `If`/`While` op that
+decides again on every call (both branches traced, a loop whose length depends on the data);
+minitape does not. So a `tf.cond` on a tensor's value, or a `while_loop` whose number of
+iterations depends on the data, is decided once per trace -- as a Python `if` is (see
+`function.py`). Pass such values as Python arguments (each value traces anew), or keep the
+computation eager.
+
+TF's eager quirks, kept on purpose (each checked against TF 2.21):
+
+* `cond` returns what the branch returned, unchanged: a one-element list stays a list, a
+  Python number stays a number, the very tensor `x` for `lambda: x`. Its `pred` may be any
+  value whose truth Python can take (a number, a string, a shape-[1] tensor); a tensor of
+  several elements raises numpy's ValueError, as in TF. Non-callable branches raise TypeError
+  ("'true_fn' must be callable.").
+* `case` (strict=False) unpacks one-element lists and tuples, `cond` does not. Without a
+  default, the last pair is the default and an InvalidArgumentError says when no predicate
+  holds. A predicate that is not a bool tensor raises the AttributeError of `Tensor.name`
+  (TF's message wants the tensor's name, which an eager tensor has not).
+* `while_loop` returns the structure the body returned (a tuple from a body returning a
+  tuple, even for list loop variables); Python numbers and variables among the loop
+  variables come back as tensors. `loop_vars` must be a list or tuple: a bare tensor goes
+  through `not loop_vars` and `len(loop_vars)` (ValueError for a scalar 0, TypeError for
+  another scalar). With `maximum_iterations` the body must return the loop variables'
+  exact structure (a list for a list). `shape_invariants`, `parallel_iterations`,
+  `back_prop` and `swap_memory` are accepted; eagerly they change nothing.
+* `foldl`/`foldr`/`scan` of an empty sequence without initializer raise OutOfRangeError
+  (reading element 0, or -1 for foldr); `map_fn` and `scan` convert each result to the
+  output dtype (Python numbers are converted, a tensor of another dtype is an
+  InvalidArgumentError) and require every result to have the first one's shape.
+"""
+import numpy as np
+
+from . import nest
+from .context import STATE
+from .errors import InvalidArgumentError, OutOfRangeError
+from .ops import logical_and, stack, zeros
+from .tensor import Tensor, Variable, convert_to_tensor
+
+__all__ = ["cond", "case", "while_loop", "foldl", "foldr", "scan", "map_fn", "vectorized_map",
+           "get_static_value"]
+
+
+# --- nests ---------------------------------------------------------------------------------
+def _is_nested(x):
+    return isinstance(x, (list, tuple, dict))
+
+
+def _assert_same_structure(a, b):
+    """TF's `nest.assert_same_structure` (types checked): ValueError where one side nests and
+    the other does not, or the lengths or keys differ; TypeError for two kinds of sequence."""
+    if _is_nested(a) != _is_nested(b):
+        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst "
+                         f"structure: {a!r}\n\nSecond structure: {b!r}")
+    if not _is_nested(a):
+        return
+    if type(a) is not type(b) and not (isinstance(a, dict) and isinstance(b, dict)):
+        raise TypeError(f"The two structures don't have the same sequence type. Input structure "
+                        f"has type {type(a)}, while shallow structure has type {type(b)}.")
+    if isinstance(a, dict):
+        if sorted(a) != sorted(b):
+            raise ValueError(f"The two dictionaries don't have the same set of keys. First "
+                             f"structure has keys {sorted(a)}, while second structure has keys "
+                             f"{sorted(b)}.")
+        for k in a:
+            _assert_same_structure(a[k], b[k])
+        return
+    if len(a) != len(b):
+        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst "
+                         f"structure: {a!r}\n\nSecond structure: {b!r}")
+    for x, y in zip(a, b):
+        _assert_same_structure(x, y)
+
+
+def _read_variables(structure):
+    """Variables in a nest become tensors (TF's convert_variables_to_tensors)."""
+    return nest.map_structure(lambda x: x._read() if isinstance(x, Variable) else x, structure)
+
+
+def _unpack_if_singleton(result):
+    if isinstance(result, (list, tuple)) and len(result) == 1:
+        return result[0]
+    return result
+
+
+def _callable_name(fn):
+    return fn.__name__      # (an AttributeError for most non-callables, as in TF)
+
+
+# --- cond and case -------------------------------------------------------------------------
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """`true_fn()` if `pred` is true, else `false_fn()`: only that branch runs (and is
+    recorded by a tape)."""
+    if true_fn is None:
+        raise TypeError("cond(): 'true_fn' argument required")
+    if false_fn is None:
+        raise TypeError("cond(): 'false_fn' argument required")
+    return _cond(pred, true_fn, false_fn, strict=True)
+
+
+def _cond(pred, true_fn, false_fn, strict):
+    if not callable(true_fn):
+        raise TypeError("'true_fn' must be callable.")
+    if not callable(false_fn):
+        raise TypeError("'false_fn' must be callable.")
+    pred = convert_to_tensor(pred)
+    result = true_fn() if bool(pred._value) else false_fn()
+    return result if strict else _unpack_if_singleton(result)
+
+
+def _assertion_failed(condition, message, values):
+    data = ", ".join(str(bool(v)) for v in values)
+    return InvalidArgumentError(None, "Assert", f"Expected '{condition!s}' to be true. Summarized "
+                                                f"data: b'{message}'\n{data}")
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The result of the first `fn` whose `pred` is true, or of `default` (TF's `tf.case`)."""
+    if not isinstance(pred_fn_pairs, (list, tuple, dict)):
+        raise TypeError("'pred_fn_pairs' must be a list, tuple, or dict. "
+                        f"Received: {type(pred_fn_pairs)}")
+    if isinstance(pred_fn_pairs, dict):
+        if not exclusive:
+            raise ValueError("Unordered dictionaries are not supported for the 'pred_fn_pairs' "
+                             "argument when `exclusive=False` and eager mode is enabled.")
+        pred_fn_pairs = list(pred_fn_pairs.items())
+    for pair in pred_fn_pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
+        pred, fn = pair
+        if type(pred) is Tensor:
+            if pred._value.dtype != np.bool_:
+                raise TypeError("pred must be Tensor of type bool: %s" % pred.name)
+        else:
+            raise TypeError("pred must be a Tensor, got: %s" % pred)
+        if not callable(fn):
+            raise TypeError("fn for pred %s must be callable." % pred.name)
+    predicates, actions = zip(*pred_fn_pairs)
+    predicates, actions = list(predicates), list(actions)
+    if default is None:          # the last pair is the default; it checks its predicate
+        last_pred, last_action = predicates.pop(), actions.pop()
+        all_preds = predicates + [last_pred]
+
+        def default():
+            if not bool(last_pred._value):
+                raise _assertion_failed(last_pred, "Input error: None of conditions "
+                                                   "evaluated as True:", all_preds)
+            return last_action()
+    if exclusive and sum(bool(p._value) for p in predicates) > 1:
+        names = ", ".join("?" for _ in predicates)
+        raise _assertion_failed(Tensor(np.bool_(False)), f"Input error: exclusive=True: more "
+                                f"than 1 conditions ({names}) evaluated as True:", predicates)
+    return _case_level(predicates, actions, default, 0, strict)
+
+
+def _case_level(predicates, actions, default, i, strict):
+    """Level i of TF's nest of conds: cond(pred[i], fn[i], <level i + 1, or default>)."""
+    if i == len(predicates):
+        return default()
+    if i + 1 == len(predicates):
+        false_fn = default
+    else:
+        def false_fn():
+            return _case_level(predicates, actions, default, i + 1, strict)
+    return _cond(predicates[i], actions[i], false_fn, strict)
+
+
+# --- while_loop ----------------------------------------------------------------------------
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """`while cond(*loop_vars): loop_vars = body(*loop_vars)`, as TF runs it eagerly."""
+    if not callable(cond):
+        raise TypeError("'cond' must be callable.")
+    if not callable(body):
+        raise TypeError("'body' must be callable.")
+    if parallel_iterations < 1:
+        raise TypeError("'parallel_iterations' must be a positive integer.")
+    loop_vars = _read_variables(loop_vars)
+    if not loop_vars:
+        raise ValueError("'loop_vars' must be provided.")
+    len(loop_vars)      # (TF asks: a scalar tensor or a number fails here with a TypeError)
+    if maximum_iterations is not None:
+        maximum_iterations = convert_to_tensor(maximum_iterations)
+        if maximum_iterations._value.ndim != 0:
+            raise ValueError("'maximum_iterations' must be a scalar. Received shape: "
+                             f"{maximum_iterations.shape}")
+        limit = int(maximum_iterations._value)
+        user_cond, user_body = cond, body
+        loop_vars = (0, loop_vars)
+
+        def cond(i, lv):
+            return logical_and(i < limit, user_cond(*lv))
+
+        def body(i, lv):
+            return (i + 1, user_body(*lv))
+    structure = list(loop_vars)
+    while cond(*loop_vars):
+        loop_vars = body(*loop_vars)
+        _assert_same_structure(structure, list(loop_vars))
+    loop_vars = nest.map_structure(convert_to_tensor, loop_vars)
+    return loop_vars[1] if maximum_iterations is not None else loop_vars
+
+
+# --- sequences: folds, scan, map_fn --------------------------------------------------------
+class _Elements:
+    """A tensor read element by element (TF's TensorArray after `unstack`)."""
+
+    def __init__(self, tensor, n):
+        self.tensor, self.n = tensor, n
+
+    def read(self, i):
+        if i < 0:
+            raise OutOfRangeError(None, "TensorArrayReadV3",
+                                  f"Reading from negative indices (index {i}) is not allowed.")
+        if i >= self.n:
+            raise OutOfRangeError(None, "TensorArrayReadV3", f"Tried to read from index {i} but "
+                                                             f"array size is: {self.n}")
+        return self.tensor[i]
+
+
+class _Results:
+    """The results of a scan or map_fn, written one by one and stacked (TF's TensorArray):
+    converted to its dtype, all of one shape (the first one's, or `shape` if given)."""
+
+    def __init__(self, dtype, shape=None):
+        self.dtype, self.shape, self.values = dtype, shape, []
+
+    def write(self, value):
+        if isinstance(value, (Tensor, Variable)):
+            value = convert_to_tensor(value)
+        else:
+            value = convert_to_tensor(value, dtype_hint=self.dtype)
+        if value.dtype != self.dtype:
+            raise InvalidArgumentError(None, "TensorArrayWriteV3", f"TensorArray dtype is "
+                                       f"{self.dtype.name} but Op is trying to write dtype "
+                                       f"{value.dtype.name}")
+        if self.shape is not None and tuple(value.shape) != tuple(self.shape):
+            raise ValueError(f"Incompatible shape for value ({value.shape}), expected "
+                             f"({self.shape})")
+        if self.shape is None:
+            self.shape = value.shape
+        self.values.append(value)
+
+    def stack(self, order=None):
+        if not self.values:
+            return zeros((0,) + tuple(self.shape or ()), dtype=self.dtype)
+        values = self.values if order is None else [self.values[i] for i in order]
+        return stack(values)
+
+
+def _first_dim(tensor):
+    return tensor.shape[0]      # (IndexError for a scalar, as TF's)
+
+
+def _check_same_length(tensors):
+    n = tensors[0]._value.shape[0]
+    for t in tensors[1:]:
+        if t._value.ndim and t._value.shape[0] != n:
+            raise ValueError(f"Dimensions {n} and {t._value.shape[0]} are not compatible")
+
+
+def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+          swap_memory=False, name=None):
+    """a = initializer (or elems[0]); for each element x: a = fn(a, x); return a."""
+    return _fold(fn, elems, initializer, parallel_iterations, reverse=False)
+
+
+def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+          swap_memory=False, name=None):
+    """foldl from the last element to the first."""
+    return _fold(fn, elems, initializer, parallel_iterations, reverse=True)
+
+
+def _fold(fn, elems, initializer, parallel_iterations, reverse):
+    if not callable(fn):
+        raise TypeError(f"{_callable_name(fn)} is not callable. Please provide a callable "
+                        "function.")
+    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    n = _first_dim(flat[0])
+    arrays = nest.pack_sequence_as(elems, [_Elements(t, n) for t in flat])
+    if not reverse:
+        i, a = (1, None) if initializer is None else (0, initializer)
+        if initializer is None:
+            a = nest.map_structure(lambda e: e.read(0), arrays)
+
+        def step(i, a):
+            return [i + 1, fn(a, nest.map_structure(lambda e: e.read(i), arrays))]
+        _, result = while_loop(lambda i, a: i < n, step, [i, a],
+                               parallel_iterations=parallel_iterations, maximum_iterations=n)
+        return result
+    if initializer is None:
+        i = n - 1
+        a = nest.map_structure(lambda e: e.read(i), arrays)
+    else:
+        i, a = n, initializer
+
+    def step_back(i, a):
+        i -= 1
+        return [i, fn(a, nest.map_structure(lambda e: e.read(i), arrays))]
+    _, result = while_loop(lambda i, a: i > 0, step_back, [i, a],
+                           parallel_iterations=parallel_iterations, maximum_iterations=n)
+    return result
+
+
+def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
+         infer_shape=True, reverse=False, name=None):
+    """Every intermediate `a` of a foldl (of a foldr with reverse=True), stacked."""
+    if not callable(fn):
+        raise TypeError(f"{_callable_name(fn)} is not callable. Please provide a callable "
+                        "function.")
+    template = elems if initializer is None else initializer
+    elems_nested, out_nested = _is_nested(elems), _is_nested(template)
+    flat = [convert_to_tensor(e) for e in (nest.flatten(elems) if elems_nested else [elems])]
+    n = flat[0].shape[0]
+    arrays = [_Elements(t, n) for t in flat]
+
+    def pack_in(values):
+        return nest.pack_sequence_as(elems, values) if elems_nested else values[0]
+
+    def pack_out(values):
+        return nest.pack_sequence_as(template, values) if out_nested else values[0]
+
+    if initializer is None:
+        a = [e.read(n - 1 if reverse else 0) for e in arrays]
+        first = 1
+    else:
+        a = [convert_to_tensor(x) for x in (nest.flatten(initializer) if out_nested
+                                             else [initializer])]
+        first = 0
+    results = [_Results(x.dtype, x.shape if infer_shape else None) for x in a]
+    order = []
+    if initializer is None:
+        for r, x in zip(results, a):
+            r.write(x)
+        order.append(n - 1 if reverse else 0)
+    indices = range(n - 1 - first, -1, -1) if reverse else range(first, n)
+    for i in indices:
+        out = fn(pack_out(a), pack_in([e.read(i) for e in arrays]))
+        _assert_same_structure(template, out)
+        a = nest.flatten(out) if out_nested else [out]
+        for r, x in zip(results, a):
+            r.write(x)
+        order.append(i)
+    _check_same_length(flat)
+    position = np.argsort(order)          # (a reversed scan wrote from the last index down)
+    return pack_out([r.stack(position) for r in results])
+
+
+def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
+           infer_shape=True, name=None, fn_output_signature=None):
+    """`stack([fn(x) for x in elems])`, over the first dimension of every tensor in `elems`.
+
+    Results must have the structure and dtypes of `fn_output_signature` (or `dtype`), by
+    default those of `elems`."""
+    if fn_output_signature is None:
+        fn_output_signature = dtype
+    if not callable(fn):
+        raise TypeError(f"The provided function {_callable_name(fn)} is not callable.fn must be "
+                        "callable.")
+    elems = _read_variables(elems)
+    flat = nest.flatten(elems)
+    if not flat:
+        raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
+                         f"Got {elems}, which does not contain any Tensors.")
+    flat = [convert_to_tensor(e) for e in flat]
+    if flat[0]._value.ndim < 1:
+        raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+    _check_same_length(flat)
+    n = flat[0]._value.shape[0]
+    if fn_output_signature is None:
+        specs, template = [(t.dtype, None) for t in flat], elems
+    else:
+        specs = [_spec(s) for s in nest.flatten(fn_output_signature)]
+        template = fn_output_signature
+    results = [_Results(d, s if infer_shape else None) for d, s in specs]
+    arrays = [_Elements(t, n) for t in flat]
+    for i in range(n):
+        out = fn(nest.pack_sequence_as(elems, [e.read(i) for e in arrays]))
+        _assert_same_structure(template, out)
+        for r, x in zip(results, nest.flatten(out)):
+            r.write(x)
+    return nest.pack_sequence_as(template, [r.stack() for r in results])
+
+
+def _spec(s):
+    """A dtype, or a spec with `.dtype` and `.shape` (TF's TensorSpec): (dtype, shape)."""
+    if hasattr(s, "shape") and hasattr(s, "dtype") and not isinstance(s, (Tensor, Variable)):
+        shape = s.shape
+        return s.dtype, (None if shape is None else tuple(shape))
+    from .dtypes import as_dtype
+    return as_dtype(s), None
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """`fn` applied to every slice `elems[i]`, results stacked (TF vectorizes the loop with
+    pfor; the values, shapes and gradients are those of the loop)."""
+    flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
+    n = [t._value.shape for t in flat][0][0]        # (IndexError for a scalar, as TF)
+    if n == 0:     # TF traces fn once to learn its output: call it on one zero slice
+        probe = nest.pack_sequence_as(elems, [zeros(t.shape[1:], t.dtype) for t in flat])
+        out = fn(probe)
+        return nest.map_structure(lambda r: zeros((0,) + tuple(convert_to_tensor(r).shape),
+                                                  convert_to_tensor(r).dtype), out)
+    outs = [fn(nest.pack_sequence_as(elems, [t[i] for t in flat])) for i in range(n)]
+    flat_outs = [[convert_to_tensor(x) for x in nest.flatten(o)] for o in outs]
+    return nest.pack_sequence_as(outs[0], [stack(list(col)) for col in zip(*flat_outs)])
+
+
+# --- static values -------------------------------------------------------------------------
+def get_static_value(tensor, partial=False):
+    """The value of `tensor` as numpy if it is known without running anything, else None.
+
+    Eagerly every tensor's value is known (`x.numpy()`); a variable's is not (it may change:
+    None, as in TF); anything that is not a tensor is returned as it is. While
+    `minitape.function` traces, an argument of the function and every op result computed from
+    one are None, as in TF's graph mode; tensors made outside any op (a constant,
+    `tf.shape(x)`) keep their value."""
+    if isinstance(tensor, Variable):
+        return None
+    if not isinstance(tensor, Tensor):
+        return tensor
+    graph = STATE.tracer
+    slots = getattr(graph, "_slots", None)
+    if slots is not None and id(tensor) in slots and slots[id(tensor)] not in graph.constants:
+        return None
+    return tensor.numpy()
