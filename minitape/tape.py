@@ -128,8 +128,6 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
     it passed on. (`minitape.viz` replays the sweep step by step with it.)"""
     grads = {}
     for t, g in zip(targets, target_grads):
-        if t._value.dtype.kind not in "fc":
-            continue                  # an integer target starts no gradient (nor gets one)
         prev = grads.get(t._id)
         grads[t._id] = g if prev is None else prev + g
     sent = None
@@ -272,8 +270,10 @@ class GradientTape:
             if t._read_value().dtype.kind not in "fc":
                 _log_first_n("watch-dtype", 5, "The dtype of the watched tensor must be floating "
                              "(e.g. tf.float32), got %r", t.dtype)
-            if self._entries is None:
-                self._new_recording()
+            if self._entries is None:    # never entered, or released: TF fails on its own
+                raise AttributeError("'NoneType' object has no attribute '_tape' (tape.watch() "
+                                     "needs a tape that has a recording: call it inside the "
+                                     "tape's `with` block)")
             if isinstance(t, Variable):
                 self._watch_variable(t)
             elif t._value.dtype.kind == "f":      # (as in TF, only floats carry gradients)
@@ -285,13 +285,14 @@ class GradientTape:
             if var._snap._value.dtype.kind == "f":
                 self._watched.add(var._id)
 
-    def _variable_read(self, var, read):
-        """`var` was just read as the tensor `read`: automatic watching, and if the variable
-        is watched, the read is too (its gradient goes to the variable, see `_backward`)."""
+    def _variable_read(self, var, read=None):
+        """`var` was just read as the tensor `read` (or assigned: `read` is None): automatic
+        watching, and if the variable is watched, the read is too (its gradient goes to the
+        variable, see `_backward`)."""
         vid = var._id
         if self._watch_accessed and var._trainable and vid not in self._variables:
             self._watch_variable(var)
-        if vid in self._watched:
+        if read is not None and vid in self._watched:
             self._watched.add(read._id)
             self._reads[read._id] = vid
 
@@ -441,16 +442,13 @@ class _Paused:
     """`with tape.stop_recording():` -- the tape steps off the stack, then back on."""
 
     def __init__(self, tape):
-        self.tape, self.was_recording = tape, False
+        self.tape = tape
 
     def __enter__(self):
-        if self.tape._recording:
-            self.tape._pop_tape()
-            self.was_recording = True
+        self.tape._pop_tape()       # (a tape that is not recording: TF's ValueError)
 
     def __exit__(self, *exc):
-        if self.was_recording:
-            self.tape._push_tape()
+        self.tape._push_tape()
         return False
 
 

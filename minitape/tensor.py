@@ -102,10 +102,6 @@ class _TensorLike:
     def dtype(self):
         return _dt.from_numpy(self._read_value().dtype)
 
-    @property
-    def ndim(self):
-        return self._read_value().ndim
-
     def get_shape(self):
         return self.shape
 
@@ -136,15 +132,18 @@ class _TensorLike:
 
     def __index__(self):
         v = self._read_value()
-        if v.dtype.kind not in "iu":
-            raise TypeError(f"Only integer tensors can be used as an index, got {v.dtype.name}")
+        if v.dtype.kind not in "iu":       # (TF fails inside numpy, with numpy's words)
+            raise AttributeError(f"'numpy.{v.dtype.name}' object has no attribute '__index__' "
+                                 "(only an integer tensor can be used as an index)")
         return int(v)
 
     def __format__(self, spec):
         v = self._read_value()
         if v.ndim == 0:
             return format(v[()], spec)
-        return format(str(self), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to numpy.ndarray.__format__")
+        return str(self)
 
     def __len__(self):
         v = self._read_value()
@@ -180,6 +179,10 @@ class Tensor(_TensorLike):
 
     def _read_value(self):
         return self._value
+
+    @property
+    def ndim(self):
+        return self._value.ndim
 
     @property
     def name(self):
@@ -239,6 +242,18 @@ class Variable(_TensorLike):
     def _read_value(self):
         return self._snap._value
 
+    # As TF's variables: no len() (iterating works) and no format spec (use float(v)).
+    def __len__(self):
+        raise TypeError("object of type 'ResourceVariable' has no len()")
+
+    def __iter__(self):
+        return iter(self._read())
+
+    def __format__(self, spec):
+        if spec:
+            raise TypeError("unsupported format string passed to ResourceVariable.__format__")
+        return str(self)
+
     def value(self):
         return self._read()
 
@@ -257,20 +272,27 @@ class Variable(_TensorLike):
         return self
 
     # -- writing -------------------------------------------------------------------------
-    def _set(self, value, how):
+    def _set(self, value, how, read_value=True):
         old = self._snap._value
         if type(value) is Tensor and value._value.dtype == old.dtype:
             new = value._value                  # (the common case: a tensor of our dtype)
         else:
-            new = self._value_of(value, how)
+            new = self._value_of(value)
+        if new.shape != old.shape:             # (TF's words, spaces as TF has them)
+            if how == "assign":
+                raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape "
+                                 f"mismatch.The variable shape {tuple(old.shape)}, and the "
+                                 f"assigned value shape {tuple(new.shape)} are incompatible.")
+            op = "AssignAddVariableOp" if how == "assign_add" else "AssignSubVariableOp"
+            dims = ["[" + ",".join(map(str, shape)) + "]" for shape in (old.shape, new.shape)]
+            raise invalid(op, f"Cannot update variable with shape {dims[0]} using a Tensor with "
+                              f"shape {dims[1]}, shapes must be equal.")
         if how == "assign_sub":
             new = old - new
         elif how == "assign_add":
             new = old + new
-        if new.shape != old.shape:
-            raise ValueError(f"Cannot {how} to variable '{self._name}': shape mismatch. The "
-                             f"variable shape {tuple(old.shape)} and the value shape "
-                             f"{tuple(np.shape(new))} are incompatible.")
+        for tape in STATE.tapes:     # (an assignment is an access: the tape may watch us)
+            tape._variable_read(self)
         tracer = STATE.tracer
         if tracer is not None:   # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)
@@ -278,28 +300,23 @@ class Variable(_TensorLike):
             new = new.copy()       # our own copy (a sum or difference already is one; scalars
                                    # are immutable)
         self._snap = _snapshot(new, self._id)
-        return self
+        return self if read_value else None
 
-    def _value_of(self, value, how):
+    def _value_of(self, value):
         """`value` as a numpy value of this variable's dtype, or TF's error."""
         dtype = self._snap._value.dtype
-        if type(value) is float and dtype.kind == "f" or type(value) is int and dtype.kind in "iuf":
-            return dtype.type(value)    # (a Python number, quickly: `iterations.assign_add(1)`)
-        if isinstance(value, (Tensor, Variable)) and value.dtype != self.dtype:
-            raise TypeError(f"Cannot {how} a {value.dtype.name} value to the {dtype.name} "
-                            f"variable '{self._name}'.")
-        if isinstance(value, (np.ndarray, np.generic)) and value.dtype == dtype:
-            return value
+        if dtype.kind == "f" and (type(value) is float or type(value) is int):
+            return dtype.type(value)    # (a Python number, quickly)
         return convert_to_tensor(value, dtype=_dt.from_numpy(dtype))._value
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
-        return self._set(value, "assign")
+        return self._set(value, "assign", read_value)
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        return self._set(delta, "assign_add")
+        return self._set(delta, "assign_add", read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        return self._set(delta, "assign_sub")
+        return self._set(delta, "assign_sub", read_value)
 
     def __repr__(self):
         v = self._snap._value

@@ -157,8 +157,10 @@ def test_variable_assign_shape_and_dtype_errors():
     v = tf.Variable([1.0, 2.0])
     with pytest.raises(ValueError, match=r"shape \(2,\).*\(3,\)"):
         v.assign([1.0, 2.0, 3.0])
-    with pytest.raises(TypeError, match="float64"):
-        v.assign(tf.constant([1.0, 2.0], tf.float64))
+    with pytest.raises(ValueError, match="requested dtype float32 for Tensor with dtype float64"):
+        v.assign(tf.constant([1.0, 2.0], tf.float64))        # (TF's class and words)
+    with pytest.raises(InvalidArgumentError, match=r"shape \[2\] using a Tensor with shape \[\]"):
+        v.assign_add(1.0)                                      # no broadcasting, as in TF
     with pytest.raises(ValueError, match="initial_value must be specified"):
         tf.Variable()
 

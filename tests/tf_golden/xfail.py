@@ -33,14 +33,6 @@ XFAIL = {
     "([2, 4, 6]); minitape raises ValueError",
     "gradient_output_gradients_wrong_count": "one output gradient for two targets: TF weights the "
     "first target and seeds the other with ones ([4, 6]); minitape raises ValueError",
-    "integer_variable_target": "tape.gradient(n, n) for an int32 variable: TF returns the int32 "
-    "tensor 1; minitape returns None",
-    "watched_variables_assign_only": "a variable only assigned inside the tape: TF's "
-    "watched_variables() lists it; minitape's is empty",
-    "watch_outside_block": "tape.watch() before the tape is entered: TF raises AttributeError "
-    "('NoneType' object has no attribute '_tape'); minitape watches",
-    "stop_recording_after_exit_persistent": "stop_recording() on a persistent tape after its "
-    "block: TF raises ValueError (Tape is not recording.); minitape runs the block",
     "batch_jacobian_zero_batch": "batch_jacobian with a batch of 0: TF raises ZeroDivisionError; "
     "minitape returns an empty [0, 2, 2] tensor",
     # -- custom_gradient ----------------------------------------------------------------------
@@ -48,19 +40,6 @@ XFAIL = {
     "gradient is that float; minitape converts it to a float32 tensor",
     # -- tf.constant, conversion, dtypes ------------------------------------------------------
     # -- Variables and Tensors as Python objects ----------------------------------------------
-    "variable_assign_family": "v.assign_add(1) on a [2] variable: TF raises InvalidArgumentError "
-    "(no broadcasting in assign); minitape broadcasts",
-    "variable_assign_errors": "assigning a float64 tensor to a float32 variable: TF raises "
-    "ValueError (minitape TypeError); assigning 'x': TF raises TypeError (minitape ValueError)",
-    "variable_assign_returns_variable": "v.assign(0.0, read_value=False) returns None in TF; "
-    "minitape returns the variable",
-    "variable_assign_wrong_shape_message": "message: TF says \"Cannot assign value to variable ' "
-    "Variable:0': Shape mismatch.The variable shape (2,), and the assigned value shape (3,) are "
-    'incompatible."; minitape words it differently',
-    "variable_python_protocols": "len(v), format(v, '.3f') and v.ndim fail on a TF variable "
-    "(TypeError, TypeError, AttributeError); minitape answers them",
-    "tensor_python_protocols": "format(vector, '.3f'): TF raises TypeError (minitape ValueError); "
-    "a list indexed by a float tensor: TF raises AttributeError (minitape TypeError)",
     # -- error messages -----------------------------------------------------------------------
     # -- Keras 3 ------------------------------------------------------------------------------
     "keras_activation_relu_negative_slope": "Keras 3's relu takes negative_slope= and refuses "
