@@ -42,11 +42,6 @@ def _broadcast_axes(gshape, shape):
                                       if d == 1 and gshape[i + lead] != 1)
 
 
-def step(x):
-    """1 where x > 0, else 0 (an op, so that `minitape.function` replays it)."""
-    return apply(o.Step, x)
-
-
 def _like_reduced(g, x, axis, keepdims):
     """Broadcast the gradient of a reduction back over the reduced axes of `x`."""
     shape = x._value.shape
@@ -110,7 +105,9 @@ VJPS = {
                  lambda g, ans, x, y: unbroadcast(where(less_equal(x, y), 0, g), y)),
     o.Neg:      (lambda g, ans, x: -g,),
     o.Square:   (lambda g, ans, x: g * 2 * x,),
-    o.Sqrt:     (lambda g, ans, x: g * 0.5 / ans,),
+    o.Sqrt:     (lambda g, ans, x: apply(o.SqrtGrad, ans, g),),       # g * 0.5 / ans
+    o.SqrtGrad: (lambda g, ans, y, dy: -(g / y) * ans,
+                 lambda g, ans, y, dy: apply(o.SqrtGrad, y, g)),
     o.Exp:      (lambda g, ans, x: g * ans,),
     o.Log:      (lambda g, ans, x: g / x,),
     o.Log1p:    (lambda g, ans, x: g / (1 + x),),
@@ -122,9 +119,12 @@ VJPS = {
     o.Sigmoid:  (lambda g, ans, x: apply(o.SigmoidGrad, ans, g),),     # g * ans * (1 - ans)
     o.SigmoidGrad: (lambda g, ans, y, dy: g * dy - 2.0 * (g * dy) * y,
                     lambda g, ans, y, dy: apply(o.SigmoidGrad, y, g)),
-    o.Relu:     (lambda g, ans, x: g * step(x),),
-    o.Step:     (None,),      # constant almost everywhere: no gradient
-    o.Elu:      (lambda g, ans, x: where(x > 0, g, g * (ans + 1)),),
+    o.Relu:     (lambda g, ans, x: apply(o.ReluGrad, g, x),),          # g where x > 0
+    o.ReluGrad: (lambda g, ans, dy, x: apply(o.ReluGrad, g, x),
+                 lambda g, ans, dy, x: zeros_like(x)),     # constant almost everywhere
+    o.Elu:      (lambda g, ans, x: apply(o.EluGrad, g, ans),),         # g, or g (ans + 1) if x <= 0
+    o.EluGrad:  (lambda g, ans, dy, y: apply(o.EluGrad, g, y),
+                 lambda g, ans, dy, y: where(y < 0, g * dy, 0)),
     o.Softplus: (lambda g, ans, x: g * o.sigmoid(x),),
     o.Abs:      (lambda g, ans, x: g * o.sign(x),),
     o.Sign:     (lambda g, ans, x: zeros_like(x),),

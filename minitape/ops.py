@@ -108,7 +108,11 @@ Cos = _op("Cos", np.cos)
 Tanh = _op("Tanh", np.tanh)
 Sigmoid = _op("Sigmoid", lambda x: np.exp(-np.logaddexp(0, -x)).astype(x.dtype))
 Relu = _op("Relu", lambda x: np.maximum(x, 0))
-Step = _op("Step", lambda x: (x > 0).astype(x.dtype))      # relu's slope, used by its VJP
+# relu's and sqrt's VJPs as one op each, as in TF: ReluGrad passes dy where x > 0;
+# SqrtGrad is dy / (2 y), but 0 where dy is 0 (so a sqrt(0) that no target uses costs no nan).
+ReluGrad = _op("ReluGrad", lambda dy, x: dy * (x > 0))
+EluGrad = _op("EluGrad", lambda dy, y: np.where(y > 0, dy, dy * (y + 1)).astype(dy.dtype)[()])
+SqrtGrad = _op("SqrtGrad", lambda y, dy: np.where(dy == 0, dy, dy * 0.5 / y)[()])
 # tanh's and sigmoid's VJPs as one op each (TF's TanhGrad, SigmoidGrad): y is the op's output,
 # dy the gradient reaching it. One op instead of three, and differentiable in turn.
 TanhGrad = _op("TanhGrad", lambda y, dy: dy * (1 - y * y))
@@ -318,10 +322,10 @@ def add(x, y, name=None):
     As TF's `+`: the first tensor's dtype is only a *hint* for Python data on the other side,
     so `int_tensor + 1.5` converts 1.5 to float32 and then fails in AddV2 (where `*`, `-`, ...
     fail to convert), and `tf.add(1.5, float64_tensor)` converts 1.5 on its own."""
-    if type(x) is Tensor and type(y) is Tensor and y._value.dtype is x._value.dtype:
-        pass                                                     # (the common case)
-    else:
+    if type(x) is not Tensor or type(y) is not Tensor or y._value.dtype is not x._value.dtype:
         x = read(x)
+        if x._value.dtype.kind not in _NUMBERS + "O":
+            _refuse("AddV2", x, _NUMBERS)
         y = operand(y, x, "AddV2", hint=True)
     kind = x._value.dtype.kind
     if kind not in _NUMBERS:
@@ -545,7 +549,7 @@ def is_finite(x, name=None):
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
     a = read(a)
-    b = operand(b, a, "MatMul")
+    b = operand(b, a, "MatMul", hint=True)
     if a._value.ndim < 2 or b._value.ndim < 2:
         i = 0 if a._value.ndim < 2 else 1
         raise invalid("MatMul", f"In[{i}] ndims must be >= 2")

@@ -4,21 +4,12 @@ case from cases.py to make the suite pass. `pytest tests/tf_golden -rx` lists th
 
 XFAIL = {
     # -- Python operators: what TF converts, truncates or refuses ----------------------------
-    "op_matmul_right_float_tensor_int32": "int32 matrix @ 1.5: TF raises InvalidArgumentError from "
-    "MatMul; minitape raises TypeError",
-    "op_matmul_right_float_tensor_int64": "int64 matrix @ 1.5: TF raises InvalidArgumentError from "
-    "MatMul; minitape raises TypeError",
     # -- functions: dtypes TF accepts or refuses --------------------------------------------
     "promotion_bool_arithmetic": "bool + bool and tf.reduce_sum(bool): TF raises "
     "InvalidArgumentError; minitape computes a logical or / True",
     "fn_clip_by_global_norm": "tf.clip_by_global_norm(..., use_norm=26.0) with a Python float: "
     "TF raises AttributeError; minitape accepts it",
     # -- gradients of functions ---------------------------------------------------------------
-    "fn_nn_relu_float32": "second derivative of tf.nn.relu: TF gives computed zeros (ReluGrad is "
-    "differentiable); minitape gives None",
-    "fn_nn_elu_float32": "second derivative of tf.nn.elu at 0: TF gives 0.0; minitape gives 1.0",
-    "fn_where_nan_gradient_trap": "gradient of tf.where(x > 0, sqrt(x), 0) at x = 0: TF's sqrt "
-    "gradient is 0 where the upstream gradient is 0 (0.0); minitape gives nan",
     "nb06_naive_gradient_nan_from_89": "gradient of log(1 + exp(x)) at x = 88.5 and 88.72 "
     "(float32): TF flushes the subnormal 1/(1 + e^x) to zero and gives 0.0; minitape gives 1.0",
     "nb06_log1pexp_float64": "naive log(1 + exp(x)) gradient at x = 709 (float64): TF flushes the "
