@@ -51,3 +51,24 @@ def test_fails_on_a_wrong_custom_gradient():
         return x * x, lambda g: g * x          # should be 2 * x
     with pytest.raises(AssertionError):
         check_grads(bad_square, np.array([1.5, -0.5]), order=1)
+
+
+def test_check_jvp_passes_on_the_true_rule():
+    from minitape.testing import check_jvp
+    check_jvp(tf.sin, np.array([0.3, -1.2, 2.0]))
+
+
+def test_check_jvp_fails_on_a_wrong_rule(swap_rule):
+    # forward mode comes from the VJP rule: a wrong VJP makes a wrong JVP, and check_jvp says so
+    from minitape.testing import check_jvp
+    swap_rule(ops.Sin, (lambda g, ans, x: g * tf.sin(x),))
+    with pytest.raises(AssertionError, match="JVP check failed"):
+        check_jvp(tf.sin, np.array([0.3, -1.2, 2.0]))
+
+
+def test_compute_gradient_jacobians():
+    # y = [x0 * x1, x0 + x1]: d/dx = [[x1, x0], [1, 1]]
+    theoretical, numerical = tf.test.compute_gradient(
+        lambda x: tf.stack([x[0] * x[1], x[0] + x[1]]), [tf.constant([2.0, 3.0], tf.float64)])
+    np.testing.assert_allclose(theoretical[0], [[3.0, 2.0], [1.0, 1.0]])
+    np.testing.assert_allclose(numerical[0], [[3.0, 2.0], [1.0, 1.0]], rtol=1e-6)
