@@ -18,6 +18,9 @@ from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, 
 from .tape import GradientTape, UnconnectedGradients, custom_gradient  # noqa: F401
 from .ops import *  # noqa: F401,F403
 from .ops import abs, pow, range, round  # noqa: F401  (TF's names, shadowing builtins on purpose)
+from .array_ops import (argmax, argmin, argsort, einsum, gather, one_hot, repeat, sort,  # noqa: F401
+                        split, tile)
+from .nn_ops import reduce_logsumexp  # noqa: F401
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
 from . import linalg, math, nn, random  # noqa: F401
 from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401

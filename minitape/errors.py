@@ -5,7 +5,8 @@ subclass of `OpError`; Python-level misuse (a wrong argument type, a bad option)
 `TypeError` / `ValueError`, and misuse of a tape's life cycle is `RuntimeError`.
 """
 
-__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "OutOfRangeError"]
+__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "OutOfRangeError",
+           "AbortedError"]
 
 
 class OpError(Exception):
@@ -27,6 +28,10 @@ class InvalidArgumentError(OpError):
 
 class UnimplementedError(OpError):
     """An op has no implementation for these arguments."""
+
+
+class AbortedError(OpError):
+    """An op gave up (TF's softmax of a scalar: "Input dims must be <= 5 and >=1")."""
 
 
 def invalid(op_name, text):

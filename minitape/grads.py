@@ -17,9 +17,11 @@ import functools
 
 import numpy as np
 
+from . import array_ops as a
+from . import nn_ops as n
 from . import ops as o
-from .ops import (cast, equal, greater, greater_equal, less, less_equal, logical_or, reduce_sum,
-                  reshape, transpose, where, zeros_like)
+from .ops import (cast, equal, expand_dims, greater, greater_equal, less, less_equal, logical_or,
+                  reduce_sum, reshape, transpose, where, zeros_like)
 from .tape import apply
 
 
@@ -84,6 +86,39 @@ def _split_concat(g, ans, inputs, axis):
         out.append(g[(slice(None),) * axis + (slice(start, start + n),)])
         start += n
     return out
+
+
+def _tile_grad(g, ans, x, multiples):
+    """tile: g viewed as (m0, d0, m1, d1, ...), summed over the copies m0, m1, ..."""
+    shape = x._value.shape
+    copies = reshape(g, [v for m, d in zip(multiples, shape) for v in (m, d)])
+    return reshape(reduce_sum(copies, axis=tuple(range(0, 2 * len(shape), 2))), shape)
+
+
+def _einsum_grads(g, ans, inputs, equation):
+    """Each operand's gradient is an einsum of g with the other operands ('ij,jk->ik': a's
+    gradient is 'ik,jk->ij'). A subscript only this operand has was summed away: the
+    gradient is the same all along it (broadcast back)."""
+    lhs, out = equation.split("->")
+    subs = lhs.split(",")
+    grads = []
+    for k, (x, sub) in enumerate(zip(inputs, subs)):
+        others = [j for j in range(len(inputs)) if j != k]
+        kept = "".join(c for c in sub if c in out or any(c in subs[j] for j in others))
+        gx = a.einsum(",".join([out] + [subs[j] for j in others]) + "->" + kept, g,
+                      *[inputs[j] for j in others])
+        if kept != sub:
+            gx = o.broadcast_to(reshape(gx, [d if c in kept else 1 for c, d in
+                                             zip(sub, x._value.shape)]), x._value.shape)
+        grads.append(gx)
+    return grads
+
+
+def _softmax_jacobian(g, logits):
+    """g times the softmax Jacobian at `logits` (TF's second-order term of the fused
+    cross-entropies: their backprop `softmax - labels` differentiated)."""
+    p = n.softmax(logits)
+    return (g - reduce_sum(g * p, -1, keepdims=True)) * p
 
 
 VJPS = {
@@ -164,6 +199,49 @@ VJPS = {
     **{op: (None,) for op in (o.LogicalNot, o.IsNan, o.IsInf, o.IsFinite, o.All,
                               o.Any, o.ArgMax, o.ArgMin, o.Where)},
     o.Pack:   lambda g, ans, inputs, axis: [g[(slice(None),) * axis + (i,)] for i in range(len(inputs))],
+    # array_ops.py
+    a.Gather:     (lambda g, ans, p, i, axis, batch_dims:
+                   apply(a.GatherGrad, g, i, shape=p._value.shape, axis=axis,
+                         batch_dims=batch_dims),
+                   None),
+    a.GatherGrad: (lambda g, ans, gp, i, shape, axis, batch_dims:
+                   apply(a.Gather, g, i, axis=axis, batch_dims=batch_dims), None),
+    a.Tile:       (_tile_grad,),
+    a.OneHot:     (None, None, None),       # TF: no gradient for indices, on_value or off_value
+    a.ArgSort:    (None,),
+    a.ArgMax:     (None,),
+    a.ArgMin:     (None,),
+    a.Einsum:     _einsum_grads,
+    # nn_ops.py
+    n.Softmax:    (lambda g, ans, x, axis: (g - reduce_sum(g * ans, axis, keepdims=True)) * ans,),
+    n.LogSoftmax: (lambda g, ans, x, axis: g - reduce_sum(g, axis, keepdims=True) * o.exp(ans),),
+    n.SoftmaxXent:  (lambda g, ans, z, y:
+                     unbroadcast(expand_dims(g, -1) * apply(n.XentBackprop, z, y), z),
+                     lambda g, ans, z, y: unbroadcast(expand_dims(g, -1) * -n.log_softmax(z), y)),
+    n.XentBackprop: (lambda g, ans, z, y: unbroadcast(_softmax_jacobian(g, z), z),
+                     lambda g, ans, z, y: zeros_like(y)),    # TF: zeros, not the -g of the math
+    n.SparseSoftmaxXent:  (lambda g, ans, z, y:
+                           expand_dims(g, -1) * apply(n.SparseXentBackprop, z, y), None),
+    n.SparseXentBackprop: (lambda g, ans, z, y: _softmax_jacobian(g, z), None),
+    n.Conv2D: (lambda g, ans, x, f, **k:
+               apply(n.Conv2DBackpropInput, g, f, input_shape=x._value.shape, **k),
+               lambda g, ans, x, f, **k:
+               apply(n.Conv2DBackpropFilter, x, g, filter_shape=f._value.shape, **k)),
+    n.Conv2DBackpropInput:  (lambda gg, ans, g, f, input_shape, **k: apply(n.Conv2D, gg, f, **k),
+                             lambda gg, ans, g, f, input_shape, **k: apply(
+                                 n.Conv2DBackpropFilter, gg, g, filter_shape=f._value.shape, **k)),
+    n.Conv2DBackpropFilter: (lambda gg, ans, x, g, filter_shape, **k:
+                             apply(n.Conv2DBackpropInput, g, gg, input_shape=x._value.shape, **k),
+                             lambda gg, ans, x, g, filter_shape, **k: apply(n.Conv2D, x, gg, **k)),
+    n.Erf:    (lambda g, ans, x: g * (2 / np.sqrt(np.pi)) * o.exp(-o.square(x)),),
+    n.Relu6:         (lambda g, ans, x: apply(n.Relu6Grad, g, x),),
+    n.Relu6Grad:     (lambda gg, ans, g, x: apply(n.Relu6Grad, gg, x),
+                      lambda gg, ans, g, x: zeros_like(x)),
+    n.LeakyRelu:     (lambda g, ans, x, alpha: apply(n.LeakyReluGrad, g, x, alpha=alpha),),
+    n.LeakyReluGrad: (lambda gg, ans, g, x, alpha: apply(n.LeakyReluGrad, gg, x, alpha=alpha),
+                      lambda gg, ans, g, x, alpha: zeros_like(x)),
+    n.Softsign:      (lambda g, ans, x: apply(n.SoftsignGrad, g, x),),
+    n.SoftsignGrad:  (n._no_gradient("SoftsignGrad"), n._no_gradient("SoftsignGrad")),
 }
 
 for _op, _rules in VJPS.items():

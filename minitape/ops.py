@@ -188,8 +188,10 @@ def _filled(shape, x):
 # x ** 2, x ** 3, x ** 1, x ** -1 multiplied out: np.power calls libm's pow per element (many
 # times slower, and slower still for negative bases). x * x and 1 / x give np.power's bits;
 # x * x * x is within two ulps of it, as np.power is of TF's own pow (checked against TF 2.21).
+# x ** 0.5: numpy itself takes sqrt there, whose -0 and -inf differ from pow's (TF: 0 and inf).
 _POW_BY_HAND = {2.0: lambda x: x * x, 3.0: lambda x: x * x * x, 1.0: lambda x: x,
-                -1.0: lambda x: 1 / x}
+                -1.0: lambda x: 1 / x,
+                0.5: lambda x: np.where(x == -np.inf, np.inf, np.sqrt(x) + 0.0).astype(x.dtype)[()]}
 
 
 def _pow(x, y):

@@ -5776,4 +5776,5 @@ def nb09_exercises(tf):
 
 
 from . import cases_course  # noqa: E402, F401  (the course's cases, registered on import)
+from . import cases_nn  # noqa: E402, F401  (the classifier op families, registered on import)
 from . import cases_control_flow  # noqa: E402, F401  (control flow, recompute_grad, forward mode)

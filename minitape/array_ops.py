@@ -1,0 +1,420 @@
+"""Array operations a first classifier needs: gather, one_hot, tile, repeat, split, sort,
+einsum (and `tf.nn.embedding_lookup`, a gather).
+
+As in `ops.py`: each primitive is an `Op` (named as TF names it, with a numpy forward), and
+the public function checks and converts its arguments the way TF 2.21 does, then calls
+`apply`. Their gradient rules are rows of the one table in `grads.py`. Several functions are
+built from other ops instead, as TF builds them: `repeat` is a gather with repeated indices,
+`split` takes slices, `sort` gathers with `argsort`'s indices, so they need no rule of their
+own.
+"""
+import builtins
+import math
+import string
+
+import numpy as np
+
+from . import dtypes as _dt
+from .errors import invalid
+from .ops import _op, transpose
+from .tape import apply
+from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
+
+__all__ = ["gather", "embedding_lookup", "one_hot", "tile", "repeat", "split", "sort", "argsort",
+           "argmax", "argmin", "einsum"]
+
+_INDEX_KINDS = "iu"
+
+
+def _int_tensor(x, op_name, attr, allowed="int16, int32, int64"):
+    """An index argument as an integer tensor (TF: any other dtype is refused by the op)."""
+    if isinstance(x, (list, tuple)) and not x:
+        x = np.zeros(0, np.int32)               # (an empty list: no multiples, no indices)
+    t = read(x) if isinstance(x, _TensorLike) else convert_to_tensor(x, dtype_hint=_dt.int32)
+    if t._value.dtype.kind not in _INDEX_KINDS:
+        raise invalid(op_name, f"Value for attr '{attr}' of {tf_type_name(t._value.dtype)} is "
+                               f"not in the list of allowed values: {allowed}")
+    return t
+
+
+# --- gather ---------------------------------------------------------------------------------
+def _gather_parts(shape, ishape, axis, batch_dims):
+    """(batch size, elements before the axis, elements after it, index count per batch)."""
+    bsize = math.prod(shape[:batch_dims])
+    return bsize, math.prod(shape[batch_dims:axis]), math.prod(shape[axis + 1:]), \
+        math.prod(ishape[batch_dims:])
+
+
+def _gather(params, indices, axis, batch_dims):
+    """params[..., indices, ...] along `axis`, batch by batch over the first `batch_dims`
+    axes: one numpy fancy-indexing on a (batch, before, axis, after) view."""
+    shape, ishape = params.shape, indices.shape
+    b, p, q, k = _gather_parts(shape, ishape, axis, batch_dims)
+    view = params.reshape(b, p, shape[axis], q)
+    picked = view[np.arange(b)[:, None], :, indices.reshape(b, k)]     # (b, k, p, q)
+    out_shape = shape[:axis] + ishape[batch_dims:] + shape[axis + 1:]
+    return picked.transpose(0, 2, 1, 3).reshape(out_shape)
+
+
+def _gather_grad(g, indices, shape, axis, batch_dims):
+    """The VJP of gather: each slice of g is added back where it was taken from (slices
+    taken twice get both). TF's gradient is an IndexedSlices; this is its dense value."""
+    ishape = indices.shape
+    b, p, q, k = _gather_parts(shape, ishape, axis, batch_dims)
+    out = np.zeros((b, p, shape[axis], q), dtype=g.dtype)
+    parts = g.reshape(b, p, k, q).transpose(0, 2, 1, 3)                 # (b, k, p, q)
+    np.add.at(out, (np.arange(b)[:, None], slice(None), indices.reshape(b, k)), parts)
+    return out.reshape(shape)
+
+
+Gather = _op("GatherV2", _gather)
+GatherGrad = _op("GatherGrad", _gather_grad)     # itself differentiable: its VJP is a gather
+
+
+def _index_error(op_name, indices, bound):
+    bad = np.argwhere((indices < 0) | (indices >= bound))[0]
+    where = ",".join(map(str, bad))
+    value = indices[tuple(bad)]
+    return invalid(op_name, f"indices[{where}] = {value} is not in [0, {bound})")
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Slices of `params` along `axis` at `indices` (any shape): the result's shape is
+    `params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]`. With
+    `batch_dims=b`, the first b axes of params and indices are batch axes gathered
+    pairwise. Out-of-range indices raise, as TF's CPU kernel does."""
+    p = read(params)
+    i = _int_tensor(indices, "GatherV2", "Tindices")
+    pnd, ind = p._value.ndim, i._value.ndim
+    b = int(batch_dims)
+    a = b if axis is None else int(axis.numpy() if isinstance(axis, _TensorLike) else axis)
+    if b < 0:
+        b += ind
+    if a < 0:
+        a += pnd
+    if not 0 <= b <= ind:
+        raise invalid("GatherV2", f"Expected batch_dims in the range [{-ind}, {ind}], but got "
+                                  f"{batch_dims}")
+    if not b <= a < pnd:
+        if a >= pnd or a < 0:
+            raise invalid("GatherV2", f"Shape must be at least rank {a + 1} but is rank {pnd}")
+        raise invalid("GatherV2", f"batch_dims ({b}) must be less than or equal to axis ({a}).")
+    if p._value.shape[:b] != i._value.shape[:b]:
+        raise invalid("GatherV2", f"params.shape[:{b}] {list(p._value.shape[:b])} must equal "
+                                  f"indices.shape[:{b}] {list(i._value.shape[:b])}")
+    n = p._value.shape[a]
+    iv = i._value
+    if iv.size and (iv.min() < 0 or iv.max() >= n):
+        raise _index_error("GatherV2", iv, n)
+    return apply(Gather, p, i, axis=a, batch_dims=b)
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows of the embedding table `params` at `ids` (a gather along axis 0). A list of
+    tables is one table cut in consecutive pieces (TF 2's "div" strategy: the first table
+    holds the first ids). With `max_norm`, each row found is scaled down to that L2 norm if
+    it is longer."""
+    if isinstance(params, (list, tuple)):
+        from .ops import concat
+        tables = [read(t) for t in params]
+        table = tables[0] if len(tables) == 1 else concat(tables, axis=0)
+    else:
+        table = read(params)
+    rows = gather(table, ids)
+    if max_norm is None:
+        return rows
+    from .clip_ops import clip_by_norm
+    axes = list(builtins.range(read(ids)._value.ndim, rows._value.ndim))
+    return clip_by_norm(rows, max_norm, axes=axes)
+
+
+# --- one_hot --------------------------------------------------------------------------------
+def _one_hot(indices, on, off, depth, axis):
+    hot = indices[..., None] == np.arange(depth)         # out of [0, depth): a row of off
+    out = np.where(hot, on, off).astype(np.result_type(on))
+    return out if axis == -1 else np.moveaxis(out, -1, axis)
+
+
+OneHot = _op("OneHot", _one_hot)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """`on_value` at each index along a new axis of size `depth`, `off_value` elsewhere
+    (1 and 0 by default, in float32 unless on_value, off_value or dtype say otherwise).
+    An index outside [0, depth) gives a row of off_value. No gradient, as in TF."""
+    i = _int_tensor(indices, "OneHot", "TI", "uint8, int8, int32, int64")
+    if isinstance(depth, _TensorLike):
+        depth = read(depth)
+        if depth._value.dtype.kind not in _INDEX_KINDS:
+            raise TypeError(f"Cannot convert {depth!r} to EagerTensor of dtype int32")
+        depth = int(depth._value)
+    elif isinstance(depth, (bool, float, np.floating)) or not isinstance(depth, (int, np.integer)):
+        raise TypeError(f"Cannot convert {depth!r} to EagerTensor of dtype int32")
+    want = None if dtype is None else _dt.as_dtype(dtype)
+    values = {}
+    for key, v in (("on_value", on_value), ("off_value", off_value)):
+        if v is not None:
+            values[key] = convert_to_tensor(v, dtype_hint=want)
+    for key, t in values.items():
+        if want is not None and t.dtype != want:
+            raise TypeError(f"dtype {t.dtype!r} of {key} does not match dtype parameter {want!r}")
+    if want is None:
+        want = next(iter(values.values())).dtype if values else _dt.float32
+    on = values["on_value"] if "on_value" in values else convert_to_tensor(1, dtype=want)
+    off = values["off_value"] if "off_value" in values else convert_to_tensor(0, dtype=want)
+    if on.dtype != off.dtype:
+        raise TypeError(f"dtype {on.dtype!r} of on_value does not match dtype {off.dtype!r} of "
+                        "off_value")
+    if depth < 0:
+        raise invalid("OneHot", f"depth must be non-negative, got: {depth}")
+    nd = i._value.ndim + 1
+    axis = -1 if axis is None else int(axis)
+    if axis != -1 and not 0 <= axis < nd:
+        raise invalid("OneHot", f"Expected axis to be -1 or between [0, {nd}).  But received: "
+                                f"{axis}")
+    return apply(OneHot, i, on, off, depth=depth, axis=axis)
+
+
+# --- tile and repeat ------------------------------------------------------------------------
+Tile = _op("Tile", lambda x, multiples: np.tile(x, multiples))
+
+
+def tile(input, multiples, name=None):  # noqa: A002
+    """`input` repeated `multiples[k]` times along each axis k ([1, 2, 3] tiled [2] is
+    [1, 2, 3, 1, 2, 3])."""
+    t = read(input)
+    m = _int_tensor(multiples, "Tile", "Tmultiples", "int32, int64")._value.reshape(-1).tolist()
+    nd = t._value.ndim
+    if len(m) != nd:
+        raise invalid("Tile", f"Expected multiples argument to be a vector of length {nd} but "
+                              f"got length {len(m)}")
+    for k, v in enumerate(m):
+        if v < 0:
+            raise invalid("Tile", f"Expected multiples[{k}] >= 0, but got {v}")
+    return apply(Tile, t, multiples=tuple(m))
+
+
+def repeat(input, repeats, axis=None, name=None):  # noqa: A002
+    """Each element (or slice along `axis`) repeated `repeats` times, in place
+    ([1, 2] -> [1, 1, 2, 2]); `repeats` may give one count per slice. Without an axis the
+    input is flattened first. A gather with repeated indices, so its gradient adds up the
+    copies."""
+    from .ops import reshape
+    t = read(input)
+    r = read(repeats)
+    if r._value.dtype.kind not in _INDEX_KINDS:
+        raise TypeError(f"Argument `tensor` (name: repeats) must be of type integer. Received "
+                        f"`tensor` = {repeats!r} of dtype: {r.dtype!r}")
+    if r._value.ndim > 1:
+        raise ValueError(f"Shape {tuple(r._value.shape)} must have rank at most 1")
+    if axis is None:
+        t, axis = reshape(t, [-1]), 0
+    nd = t._value.ndim
+    if not -nd <= axis < nd:
+        raise ValueError(f"axis={axis} out of bounds: expected {-nd}<=axis<{nd}")
+    axis %= nd
+    n = t._value.shape[axis]
+    counts = r._value.reshape(-1)
+    if counts.size not in (1, n):
+        raise ValueError(f"Dimensions {n} and {counts.size} are not compatible")
+    index = np.repeat(np.arange(n, dtype=np.int64), np.maximum(counts, 0))
+    return gather(t, index, axis=axis)
+
+
+# --- split ----------------------------------------------------------------------------------
+def split(value, num_or_size_splits, axis=0, num=None, name=None):
+    """`value` cut along `axis` into `num_or_size_splits` equal pieces, or into pieces of the
+    given sizes (one of them may be -1: the rest). Slices, so each piece's gradient goes
+    back to its own place."""
+    t = read(value)
+    nd = t._value.ndim
+    axis = int(axis)
+    sizes = num_or_size_splits
+    if isinstance(sizes, _TensorLike):
+        sizes = read(sizes)._value
+        sizes = int(sizes) if sizes.ndim == 0 else sizes.tolist()
+    if isinstance(sizes, (float, np.floating)):
+        raise ValueError("Rank-0 tensors are not supported as the num_or_size_splits argument "
+                         f"to split. Argument provided: {num_or_size_splits}")
+    op_name = "Split" if isinstance(sizes, (int, np.integer)) else "SplitV"
+    if not -nd <= axis < nd:
+        raise invalid(op_name, f"-input rank(-{nd}) <= split_dim < input rank ({nd}), but got "
+                               f"{axis}")
+    axis %= nd
+    total = t._value.shape[axis]
+    if op_name == "Split":
+        count = int(sizes)
+        if count < 1:
+            raise invalid("Split", f"Value for attr 'num_split' of {count} must be at least "
+                                   "minimum 1")
+        if total % count:
+            raise invalid("Split", f"Number of ways to split should evenly divide the split "
+                                   f"dimension, but got split_dim {axis} (size = {total}) and "
+                                   f"num_split {count}")
+        sizes = [total // count] * count
+    else:
+        sizes = [int(s) for s in sizes]
+        if sizes.count(-1) > 1:
+            raise invalid("SplitV", "There can only be one -1 in the input.")
+        known = sum(s for s in sizes if s != -1)
+        if -1 in sizes and known <= total:
+            sizes[sizes.index(-1)] = total - known
+        elif known != total or any(s < 0 for s in sizes):
+            raise invalid("SplitV", "Determined shape must either match input shape along "
+                                    "split_dim exactly if fully specified, or be less than the "
+                                    "size of the input along split_dim if not fully specified.  "
+                                    f"Got: {known}")
+    pieces, start = [], 0
+    for s in sizes:
+        pieces.append(t[(slice(None),) * axis + (slice(start, start + s),)])
+        start += s
+    return pieces
+
+
+# --- sort -----------------------------------------------------------------------------------
+_DIRECTIONS = ("ASCENDING", "DESCENDING")
+
+
+def _argsort(x, axis, descending):
+    """Stable order (ties keep their order); NaN last in both directions, as TF."""
+    return np.argsort(-x if descending else x, axis=axis, kind="stable").astype(np.int32)
+
+
+ArgSort = _op("ArgSort", _argsort)      # (TF: TopKV2's indices) integer result: no gradient
+
+
+def _sort_args(values, axis, direction, op_name):
+    if direction not in _DIRECTIONS:
+        raise ValueError(f"Argument `direction` should be one of {', '.join(_DIRECTIONS)}. "
+                         f"Received: direction={direction}")
+    t = read(values)
+    nd = t._value.ndim
+    axis = int(axis)
+    if not -nd <= axis < nd:
+        raise invalid("StridedSlice", f"slice index {axis} of dimension 0 out of bounds.")
+    if t._value.dtype.kind == "b":
+        raise invalid("Neg", "Value for attr 'T' of bool is not in the list of allowed values: "
+                             "bfloat16, half, float, double, int8, int16, int32, int64, "
+                             "complex64, complex128")
+    return t, axis % nd
+
+
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
+    """The int32 indices that sort `values` along `axis` (stable: ties keep their order)."""
+    t, axis = _sort_args(values, axis, direction, "ArgSort")
+    return apply(ArgSort, t, axis=axis, descending=direction == "DESCENDING")
+
+
+def sort(values, axis=-1, direction="ASCENDING", name=None):
+    """`values` sorted along `axis`; differentiable (each gradient goes back to the element
+    that was moved there), as TF's sort, which is a top_k."""
+    t, axis = _sort_args(values, axis, direction, "Sort")
+    order = apply(ArgSort, t, axis=axis, descending=direction == "DESCENDING")
+    nd = t._value.ndim
+    if axis == nd - 1:
+        return gather(t, order, axis=axis, batch_dims=axis)
+    perm = list(builtins.range(nd))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    moved = gather(transpose(t, perm), transpose(order, perm), axis=nd - 1, batch_dims=nd - 1)
+    return transpose(moved, perm)
+
+
+# --- argmax and argmin ----------------------------------------------------------------------
+def _arg_extreme(pick, nan_as):
+    """np.argmax/argmin, but NaN never wins (TF's kernel keeps the first strict extreme; NaN
+    compares false), and the index is the first of tied extremes."""
+    def forward(x, axis, dtype):
+        if x.dtype.kind == "f":
+            x = np.where(np.isnan(x), nan_as, x)
+        return pick(x, axis=axis).astype(dtype)
+    return forward
+
+
+ArgMax = _op("ArgMax", _arg_extreme(np.argmax, -np.inf))
+ArgMin = _op("ArgMin", _arg_extreme(np.argmin, np.inf))
+_ARG_TYPES = {"int16", "uint16", "int32", "int64"}
+
+
+def _arg(op, input, axis, output_type):  # noqa: A002
+    t = read(input)
+    nd = t._value.ndim
+    axis = 0 if axis is None else int(axis.numpy() if isinstance(axis, _TensorLike) else axis)
+    if not -nd <= axis < builtins.max(nd, 0) or nd == 0:
+        raise invalid(op.name, f"Expected dimension in the range [{-nd}, {nd}), but got {axis}")
+    out = _dt.as_dtype(output_type)
+    if out.name not in _ARG_TYPES:
+        raise invalid(op.name, f"Value for attr 'output_type' of {tf_type_name(out._np)} is not "
+                               "in the list of allowed values: int16, uint16, int32, int64")
+    if t._value.shape[axis] == 0:
+        raise invalid(op.name, f"Reduction axis {axis % nd} is empty in shape "
+                               f"{list(t._value.shape)}")
+    return apply(op, t, axis=axis % nd, dtype=out._np)
+
+
+def argmax(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
+    """The index of the largest value along `axis` (0 by default): the first one of ties,
+    and NaN is never the largest."""
+    return _arg(ArgMax, input, axis, output_type)
+
+
+def argmin(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
+    """The index of the smallest value along `axis` (0 by default), as `argmax`."""
+    return _arg(ArgMin, input, axis, output_type)
+
+
+# --- einsum ---------------------------------------------------------------------------------
+Einsum = _op("Einsum", lambda *xs, equation: np.einsum(equation, *xs))
+
+
+def _parse_equation(equation, shapes):
+    """The equation with explicit output and every '...' spelled out as letters."""
+    eq = equation.replace(" ", "")
+    if "->" in eq:
+        lhs, out = eq.split("->")
+    else:
+        lhs, out = eq, None
+    subs = lhs.split(",")
+    if len(subs) != len(shapes):
+        raise ValueError(f"Expected {len(subs)} input tensors from equation {equation!r}, "
+                         f"got {len(shapes)}")
+    free = [c for c in string.ascii_letters if c not in eq]
+    ell = ""
+    if "..." in eq:
+        n = builtins.max(len(s) - (len(sub) - 3) for s, sub in zip(shapes, subs) if "..." in sub)
+        ell = "".join(free[:n])
+        subs = [sub.replace("...", ell[n - (len(s) - (len(sub) - 3)):])
+                for sub, s in zip(subs, shapes)]
+    for sub, s in zip(subs, shapes):
+        if len(sub) != len(s):
+            raise invalid("Einsum", f"Input tensor with shape {list(s)} has {len(sub)} subscripts "
+                             f"({sub!r}) in einsum equation {equation!r}")
+    if out is None:                 # implicit output: each letter used once, in order
+        counts = {c: "".join(subs).count(c) for c in "".join(subs)}
+        out = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
+    else:
+        out = out.replace("...", ell)
+    sizes = {}
+    for sub, s in zip(subs, shapes):
+        for c, d in zip(sub, s):
+            if sizes.setdefault(c, d) != d and d != 1 and sizes[c] != 1:
+                raise invalid("Einsum", f"Expected dimension {sizes[c]} at axis "
+                                        f"{sub.index(c)} of the input shaped {list(s)} but got "
+                                        f"dimension {d}")
+    for c in out:
+        if c not in sizes:
+            raise ValueError(f"einsum output subscript {c!r} does not appear in the inputs of "
+                             f"{equation!r}")
+    return ",".join(subs) + "->" + out
+
+
+def einsum(equation, *inputs, **kwargs):
+    """Sums of products named by subscripts: 'ij,jk->ik' (matmul), 'bij,bjk->bik' (batched),
+    'ij->ji', 'ij->i', 'i,j->ij' (outer), 'i,i->' (dot), '...ij,jk->...ik'. The gradient of
+    each operand is another einsum of the output's gradient with the other operands."""
+    ts = [read(x) for x in inputs]
+    if not ts:
+        raise ValueError("einsum needs at least one input tensor.")
+    from .ops import _same_dtype
+    ts = _same_dtype(ts, "Einsum")
+    eq = _parse_equation(equation, [t._value.shape for t in ts])
+    return apply(Einsum, *ts, equation=eq)

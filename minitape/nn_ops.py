@@ -1,0 +1,401 @@
+"""Neural-network operations: softmax, log_softmax, logsumexp, the two softmax
+cross-entropies, conv2d, and the activations Keras names (gelu, silu, selu, ...).
+
+As in `ops.py`: each primitive is an `Op` with a numpy forward, its public function checks
+and converts the arguments as TF 2.21 does, and the gradient rules are rows of the table in
+`grads.py`. The cross-entropies are TF's fused ops: the loss, and (for the backward pass) the
+"backprop" `softmax(logits) - labels` as an op of its own, whose gradient is the softmax
+Jacobian: that is how TF's nested tapes get second derivatives from them.
+"""
+import math
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from . import ops as o
+from .errors import AbortedError, invalid
+from .ops import _op
+from .tape import apply
+from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
+
+__all__ = ["softmax", "log_softmax", "reduce_logsumexp", "softmax_cross_entropy_with_logits",
+           "sparse_softmax_cross_entropy_with_logits", "conv2d", "erf", "gelu", "silu", "swish",
+           "selu", "relu6", "leaky_relu", "softsign", "log_sigmoid"]
+
+_FLOATS = "half, bfloat16, float, double"
+
+
+def _float_tensor(x, op_name, allowed=_FLOATS):
+    t = read(x)
+    if t._value.dtype.kind != "f":
+        raise invalid(op_name, f"Value for attr 'T' of {tf_type_name(t._value.dtype)} is not in "
+                               f"the list of allowed values: {allowed}")
+    return t
+
+
+# --- softmax and log_softmax ----------------------------------------------------------------
+def _softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _log_softmax(x, axis):
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+Softmax = _op("Softmax", _softmax)
+LogSoftmax = _op("LogSoftmax", _log_softmax)
+
+
+def _softmax_args(logits, axis, op):
+    t = _float_tensor(logits, op.name)
+    nd = t._value.ndim
+    if nd == 0 and op is LogSoftmax:
+        raise invalid(op.name, "logits must have >= 1 dimension, got []")
+    if nd == 0:
+        raise AbortedError(None, op.name, f"Input dims must be <= 5 and >=1 [Op:{op.name}]")
+    axis = -1 if axis is None else int(axis)
+    if not -nd <= axis < nd:
+        raise invalid(op.name, f"`dim` must be in the range [{-nd}, {nd}) where {nd} is the "
+                               f"number of dimensions in the input. Received: dim={axis}")
+    return apply(op, t, axis=axis % nd)
+
+
+def softmax(logits, axis=None, name=None):
+    """exp(logits) / sum(exp(logits)) along `axis` (the last by default): probabilities.
+    Computed from `logits - max`, so large logits do not overflow."""
+    return _softmax_args(logits, axis, Softmax)
+
+
+def log_softmax(logits, axis=None, name=None):
+    """logits - log(sum(exp(logits))) along `axis`: the log of softmax, without its
+    underflow (log_softmax of [1, 1000] is [-999, 0], where log(softmax) gives -inf)."""
+    return _softmax_args(logits, axis, LogSoftmax)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) over `axis`, computed as TF does: the max (where finite) is taken out
+    first and added back, with its gradient stopped; so the gradient is softmax(x)."""
+    x = read(input_tensor)
+    if x._value.dtype.kind != "f":
+        raise invalid("IsFinite", f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not "
+                                  "in the list of allowed values: bfloat16, half, float, double")
+    raw_max = o.reduce_max(x, axis=axis, keepdims=True)
+    my_max = o.stop_gradient(o.where(o.is_finite(raw_max), raw_max, 0))
+    result = o.log(o.reduce_sum(o.exp(x - my_max), axis=axis, keepdims=keepdims))
+    if not keepdims:
+        my_max = o.reshape(my_max, result._value.shape)
+    return result + my_max
+
+
+# --- the cross-entropies --------------------------------------------------------------------
+def _xent(logits, labels):
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_sum = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    return np.sum(labels * (log_sum - shifted), axis=-1)
+
+
+def _sparse_xent(logits, labels):
+    return _xent(logits, labels[:, None] == np.arange(logits.shape[-1]))
+
+
+SoftmaxXent = _op("SoftmaxCrossEntropyWithLogits", _xent)
+SparseSoftmaxXent = _op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent)
+# the fused ops' second output, softmax(logits) - labels: what their gradient multiplies
+XentBackprop = _op("SoftmaxCrossEntropyWithLogits:backprop",
+                   lambda logits, labels: _softmax(logits, -1) - labels)
+SparseXentBackprop = _op("SparseSoftmaxCrossEntropyWithLogits:backprop",
+                         lambda logits, labels: _softmax(logits, -1) -
+                         (labels[:, None] == np.arange(logits.shape[-1])))
+
+
+def _flatten_outer(t):
+    """A tensor as (everything else, last axis), as TF's _flatten_outer_dims."""
+    shape = t._value.shape
+    if len(shape) == 2:
+        return t
+    return o.reshape(t, (math.prod(shape[:-1]), shape[-1]))
+
+
+def _move_to_end(t, axis):
+    nd = t._value.ndim
+    perm = [i for i in range(nd) if i != axis] + [axis]
+    return o.transpose(t, perm)
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """-sum(labels * log_softmax(logits)) along `axis`: one loss per example. Each row of
+    `labels` should be a probability distribution (the gradient assumes it sums to 1, as
+    TF's does). Gradients flow into the logits and into the labels."""
+    logits = read(logits)
+    labels = read(labels)
+    if logits._value.dtype.kind != "f":
+        raise invalid("SoftmaxCrossEntropyWithLogits", f"Value for attr 'T' of "
+                      f"{tf_type_name(logits._value.dtype)} is not in the list of allowed "
+                      f"values: {_FLOATS}")
+    precise = o.cast(logits, "float32") if logits._value.dtype == np.float16 else logits
+    labels = o.cast(labels, precise.dtype)
+    nd = precise._value.ndim
+    if nd == 0:
+        raise invalid("Slice", "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when "
+                               "input.dim_size(0) == 0")
+    axis = int(axis)
+    if axis != -1 and axis % nd != nd - 1:
+        precise, labels = _move_to_end(precise, axis % nd), _move_to_end(labels, axis % nd)
+    out_shape = precise._value.shape[:-1]
+    flat_logits = _flatten_outer(precise)
+    flat_labels = _flatten_outer(labels) if labels._value.ndim else labels
+    try:
+        if np.broadcast_shapes(flat_logits._value.shape, flat_labels._value.shape) != \
+                flat_logits._value.shape or flat_labels._value.ndim != 2:
+            raise ValueError
+    except ValueError:
+        raise invalid("SoftmaxCrossEntropyWithLogits", "logits and labels must be broadcastable: "
+                      f"logits_size={_dims(flat_logits)} labels_size={_dims(flat_labels)}"
+                      ) from None
+    cost = apply(SoftmaxXent, flat_logits, flat_labels)
+    cost = o.reshape(cost, out_shape)
+    return o.cast(cost, logits.dtype) if cost.dtype != logits.dtype else cost
+
+
+def _dims(t):
+    return "[" + ",".join(map(str, t._value.shape)) + "]"
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    """-log_softmax(logits)[label] for integer class labels: one loss per example. `labels`
+    has the shape of `logits` without its last axis. No gradient for the labels."""
+    labels = read(labels)
+    logits = read(logits)
+    if labels._value.dtype.kind not in "iu":
+        raise invalid("SparseSoftmaxCrossEntropyWithLogits", f"Value for attr 'Tlabels' of "
+                      f"{tf_type_name(labels._value.dtype)} is not in the list of allowed "
+                      "values: int32, int64")
+    if logits._value.dtype.kind != "f":
+        raise invalid("SparseSoftmaxCrossEntropyWithLogits", f"Value for attr 'T' of "
+                      f"{tf_type_name(logits._value.dtype)} is not in the list of allowed "
+                      f"values: {_FLOATS}")
+    ls, gs = labels._value.shape, logits._value.shape
+    if len(ls) != len(gs) - 1:
+        raise ValueError("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                         f"labels.shape={ls} of rank {len(ls)} and logits.shape={gs} of rank "
+                         f"{len(gs)}")
+    if ls != gs[:-1]:
+        raise ValueError("`labels.shape` must equal `logits.shape` except for the last "
+                         f"dimension. Received: labels.shape={ls} and logits.shape={gs}")
+    precise = o.cast(logits, "float32") if logits._value.dtype == np.float16 else logits
+    n = gs[-1]
+    lv = labels._value
+    if lv.size and (lv.min() < 0 or lv.max() >= n):
+        bad = lv[(lv < 0) | (lv >= n)].reshape(-1)[0]
+        raise invalid("SparseSoftmaxCrossEntropyWithLogits",
+                      f"Received a label value of {bad} which is outside the valid range of "
+                      f"[0, {n}).  Label values: {' '.join(map(str, lv.reshape(-1)))}")
+    flat_logits = o.reshape(precise, (-1, n)) if len(gs) != 2 else precise
+    flat_labels = o.reshape(labels, (-1,)) if len(ls) != 1 else labels
+    cost = o.reshape(apply(SparseSoftmaxXent, flat_logits, flat_labels), ls)
+    return o.cast(cost, logits.dtype) if cost.dtype != logits.dtype else cost
+
+
+# --- conv2d ---------------------------------------------------------------------------------
+def _pads(size, k, stride, dilation, padding):
+    """(output size, padding before, padding after) along one spatial axis."""
+    span = (k - 1) * dilation + 1
+    if padding == "VALID":
+        return (size - span) // stride + 1, 0, 0
+    out = -(-size // stride)
+    total = max((out - 1) * stride + span - size, 0)
+    return out, total // 2, total - total // 2
+
+
+def _windows(x, kh, kw, strides, dilations, padding):
+    """The padded input's patches, (N, out_h, out_w, C, kh, kw), and the paddings."""
+    (sh, sw), (dh, dw) = strides, dilations
+    oh, top, bottom = _pads(x.shape[1], kh, sh, dh, padding)
+    ow, left, right = _pads(x.shape[2], kw, sw, dw, padding)
+    if top or bottom or left or right:
+        x = np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)))
+    span_h, span_w = (kh - 1) * dh + 1, (kw - 1) * dw + 1
+    win = sliding_window_view(x, (span_h, span_w), axis=(1, 2))
+    return win[:, ::sh, ::sw, :, ::dh, ::dw][:, :oh, :ow], (top, left), x.shape
+
+
+def _conv2d(x, filters, strides, dilations, padding):
+    kh, kw = filters.shape[:2]
+    win, _, _ = _windows(x, kh, kw, strides, dilations, padding)
+    return np.tensordot(win, filters, axes=([3, 4, 5], [2, 0, 1])).astype(x.dtype)
+
+
+def _conv2d_backprop_input(g, filters, input_shape, strides, dilations, padding):
+    """The gradient of conv2d for its input: each output's gradient spread back over the
+    window it came from, through the filter (a "transposed convolution")."""
+    kh, kw = filters.shape[:2]
+    (sh, sw), (dh, dw) = strides, dilations
+    _, h, w, _ = input_shape
+    oh, top, bottom = _pads(h, kh, sh, dh, padding)
+    ow, left, right = _pads(w, kw, sw, dw, padding)
+    out = np.zeros((input_shape[0], h + top + bottom, w + left + right, input_shape[3]), g.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            r, c = i * dh, j * dw
+            out[:, r:r + sh * (oh - 1) + 1:sh, c:c + sw * (ow - 1) + 1:sw] += g @ filters[i, j].T
+    return out[:, top:top + h, left:left + w]
+
+
+def _conv2d_backprop_filter(x, g, filter_shape, strides, dilations, padding):
+    """The gradient of conv2d for its filter: each patch of the input times the gradient of
+    the output it made, summed over the batch and the positions."""
+    kh, kw = filter_shape[:2]
+    win, _, _ = _windows(x, kh, kw, strides, dilations, padding)
+    return np.tensordot(win, g, axes=([0, 1, 2], [0, 1, 2])).transpose(1, 2, 0, 3).astype(x.dtype)
+
+
+Conv2D = _op("Conv2D", _conv2d)
+Conv2DBackpropInput = _op("Conv2DBackpropInput", _conv2d_backprop_input)
+Conv2DBackpropFilter = _op("Conv2DBackpropFilter", _conv2d_backprop_filter)
+
+
+def _pair(value, name, nd=4):
+    """TF's strides/dilations: an int, or a list of 1, 2 or 4 (N, H, W, C) entries."""
+    if isinstance(value, (int, np.integer)):
+        return int(value), int(value)
+    v = [int(s) for s in value]
+    if len(v) == 1:
+        return v[0], v[0]
+    if len(v) == 2:
+        return v[0], v[1]
+    if len(v) == 4:
+        if v[0] != 1 or v[3] != 1:
+            raise invalid("Conv2D", f"Current implementation does not yet support {name} in "
+                                    "the batch and depth dimensions.")
+        return v[1], v[2]
+    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={value} of length "
+                     f"{len(v)}")
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
+    """2-D convolution (a cross-correlation, as in every framework) of NHWC `input` with
+    `filters` of shape (height, width, in channels, out channels). `padding` "VALID" uses
+    only full windows; "SAME" pads with zeros so that the output has ceil(size / stride)
+    positions. Its gradients are convolutions too (Conv2DBackpropInput/Filter), themselves
+    differentiable."""
+    x = read(input)
+    f = read(filters) if isinstance(filters, _TensorLike) else convert_to_tensor(filters, x.dtype)
+    if x._value.dtype.kind != "f" and x._value.dtype != np.int32:
+        raise invalid("Conv2D", f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not in "
+                                f"the list of allowed values: {_FLOATS}, int32")
+    if f._value.dtype != x._value.dtype:
+        raise invalid("Conv2D", f"cannot compute Conv2D as input #1(zero-based) was expected to "
+                                f"be a {tf_type_name(x._value.dtype)} tensor but is a "
+                                f"{tf_type_name(f._value.dtype)} tensor")
+    if data_format != "NHWC":
+        raise ValueError(f"minitape's conv2d supports data_format='NHWC' only, got "
+                         f"{data_format!r}")
+    if padding not in ("VALID", "SAME"):
+        if isinstance(padding, (list, tuple)):
+            raise NotImplementedError("minitape's conv2d has no explicit paddings: use 'VALID' "
+                                      "or 'SAME'")
+        raise invalid("Conv2D", f"Value for attr 'padding' of \"{padding}\" is not in the list "
+                                'of allowed values: "SAME", "VALID", "EXPLICIT"')
+    if x._value.ndim != 4:
+        raise ValueError(f"input must be 4-dimensional{list(x._value.shape)}")
+    if f._value.ndim != 4:
+        raise invalid("Conv2D", f"filter must be 4-dimensional: {list(f._value.shape)}")
+    strides = _pair(strides, "strides")
+    dilations = (1, 1) if dilations is None else _pair(dilations, "dilations")
+    if min(strides) < 1 or min(dilations) < 1:
+        raise invalid("Conv2D", "Sliding window strides and dilations must be positive.")
+    if max(strides) > 1 and max(dilations) > 1:
+        raise invalid("Conv2D", "Current libxsmm and customized CPU implementations do not yet "
+                                "support dilation rates larger than 1.")
+    n, h, w, c = x._value.shape
+    kh, kw, fc, _ = f._value.shape
+    if fc == 0 or c % fc or c != fc:
+        raise invalid("Conv2D", f"input depth must be evenly divisible by filter depth: {c} vs "
+                                f"{fc}")
+    for size, k, s, d in ((h, kh, strides[0], dilations[0]), (w, kw, strides[1], dilations[1])):
+        span = (k - 1) * d + 1
+        if padding == "VALID" and size < span:
+            raise invalid("Conv2D", f"Computed output size would be negative: "
+                                    f"{(size - span) // s + 1} [input_size: {size}, "
+                                    f"effective_filter_size: {span}, stride: {s}]")
+    return apply(Conv2D, x, f, strides=strides, dilations=dilations, padding=padding)
+
+
+# --- activations (as TF's tf.nn and tf.math write them) -------------------------------------
+_erf = np.frompyfunc(math.erf, 1, 1)
+Erf = _op("Erf", lambda x: _erf(x).astype(x.dtype) if np.ndim(x) else x.dtype.type(math.erf(x)))
+
+
+def erf(x, name=None):
+    """The error function, 2/sqrt(pi) * integral of exp(-t**2) from 0 to x."""
+    return apply(Erf, _float_tensor(x, "Erf"))
+
+
+def gelu(features, approximate=False, name=None):
+    """x * P(X <= x) for a standard normal X: 0.5 x (1 + erf(x / sqrt 2)), or with
+    `approximate=True` its tanh approximation (TF's two formulas)."""
+    x = _float_tensor(features, "Gelu")
+    if approximate:
+        coeff = 0.044715
+        return 0.5 * x * (1.0 + o.tanh(0.7978845608028654 * (x + coeff * o.pow(x, 3))))
+    return 0.5 * x * (1.0 + erf(x / 1.4142135623730951))
+
+
+def silu(features, beta=1.0, name=None):
+    """x * sigmoid(beta * x) (also called swish)."""
+    x = _float_tensor(features, "Sigmoid")
+    return x * o.sigmoid(beta * x) if beta != 1.0 else x * o.sigmoid(x)
+
+
+swish = silu
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def selu(features, name=None):
+    """scale * elu(x) with TF's alpha for the negative part: self-normalising networks."""
+    x = _float_tensor(features, "Selu")
+    return o.where(x > 0, _SELU_SCALE * x, (_SELU_SCALE * _SELU_ALPHA) * o.elu(x))
+
+
+# relu6 and leaky_relu as TF's ops: their gradients are ops (Relu6Grad, LeakyReluGrad) whose
+# own gradient for x is zeros (not None: a second derivative is a computed 0, as in TF)
+Relu6 = _op("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype))
+Relu6Grad = _op("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)))
+LeakyRelu = _op("LeakyRelu", lambda x, alpha: np.where(x > 0, x, alpha * x).astype(x.dtype))
+LeakyReluGrad = _op("LeakyReluGrad",
+                    lambda g, x, alpha: np.where(x > 0, g, alpha * g).astype(g.dtype))
+
+
+def relu6(features, name=None):
+    """min(max(x, 0), 6)."""
+    return apply(Relu6, read(features))
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """x for x > 0, alpha * x below."""
+    return apply(LeakyRelu, read(features), alpha=float(alpha))
+
+
+Softsign = _op("Softsign", lambda x: x / (1 + np.abs(x)))
+SoftsignGrad = _op("SoftsignGrad", lambda g, x: g / np.square(1 + np.abs(x)))
+
+
+def softsign(features, name=None):
+    """x / (1 + |x|). As in TF, it has a first derivative but no second (SoftsignGrad has no
+    gradient rule: asking for one raises LookupError)."""
+    return apply(Softsign, _float_tensor(features, "Softsign"))
+
+
+def _no_gradient(op_name):
+    """A rule that refuses, as TF does for an op with no registered gradient."""
+    def rule(*args, **kwargs):
+        raise LookupError(f"gradient registry has no entry for: {op_name}")
+    return rule
+
+
+def log_sigmoid(x, name=None):
+    """log(sigmoid(x)) = -softplus(-x), without the underflow."""
+    return -o.softplus(-_float_tensor(x, "Softplus"))
