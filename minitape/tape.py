@@ -495,9 +495,15 @@ def _ones_like(target):
 def _seed(target, g):
     """The starting gradient of a target, given by the caller (`output_gradients`)."""
     g = operand(g, target, "gradient")
-    if g._value.shape != target._value.shape:
-        raise ValueError(f"output_gradients entry has shape {tuple(g._value.shape)} but its "
-                         f"target has shape {tuple(target._value.shape)}")
+    gshape, tshape = g._value.shape, target._value.shape
+    if gshape != tshape:     # as in TF, it may broadcast to the target's shape
+        try:
+            if np.broadcast_shapes(gshape, tshape) != tshape:
+                raise ValueError
+        except ValueError:
+            raise InvalidArgumentError(None, "gradient", f"output_gradients entry has shape "
+                                       f"{list(gshape)} but its target has shape "
+                                       f"{list(tshape)}: they do not broadcast") from None
     return g
 
 

@@ -15,10 +15,6 @@ XFAIL = {
     "nb06_log1pexp_float64": "naive log(1 + exp(x)) gradient at x = 709 (float64): TF flushes the "
     "subnormal 1/(1 + e^x) to zero and gives 0.0; minitape gives 1.0",
     # -- the tape -----------------------------------------------------------------------------
-    "gradient_output_gradients_wrong_shape": "output_gradients of shape [2] for a [3] target: TF "
-    "raises InvalidArgumentError from Mul (Incompatible shapes); minitape raises ValueError",
-    "gradient_output_gradients_broadcastable_shape": "output_gradients of shape [2] for a [2, 2] "
-    "target: TF broadcasts it ([[2, 40], [6, 80]]); minitape raises ValueError",
     "gradient_output_gradients_python_list": "output_gradients=[1.0, 0.0, -2.0] for one [3] "
     "target: TF zips the three entries with the one target, uses 1.0 and ignores the rest "
     "([2, 4, 6]); minitape raises ValueError",
