@@ -48,8 +48,9 @@ import numpy as np
 
 from . import nest
 from .context import STATE, next_id
+from .dtypes import as_dtype
 from .tape import apply, logger
-from .tensor import Tensor, Variable, _snapshot, convert_to_tensor
+from .tensor import Tensor, TensorShape, Variable, _snapshot, convert_to_tensor
 
 __all__ = ["function", "Function", "ConcreteFunction", "Graph", "init_scope",
            "run_functions_eagerly", "functions_run_eagerly"]
@@ -104,6 +105,7 @@ class Graph:
         self.inputs, self.input_names = [], []   # slots of the tensor arguments
         self.constants = {}                      # slot -> Tensor captured by value
         self.outputs = None                      # the returned structure, slots for tensors
+        self.structured_outputs = None           # the same structure, the traced tensors
         self.specs = []                          # slot -> (shape, dtype name)
         self.replayable = True                   # False once a custom_gradient op is seen
         self.created_variables = False
@@ -391,6 +393,28 @@ class ConcreteFunction:
                 what._set(vals[ins[0]], attrs)
         return nest.map_structure(lambda s: None if s is None else vals[s], self.graph.outputs)
 
+    @property
+    def structured_outputs(self):
+        """What the traced function returned, in its structure: a tensor for each tensor (and
+        each number) it returned, None for None. (TF gives symbolic graph tensors; minitape
+        the tensors of the trace, with the same dtypes and shapes.)"""
+        return self.graph.structured_outputs
+
+    @property
+    def output_dtypes(self):
+        """The dtype of each output, in the returned structure (None for None)."""
+        specs = self.graph.specs
+        return nest.map_structure(lambda s: None if s is None else as_dtype(specs[s][1]),
+                                  self.graph.outputs)
+
+    @property
+    def output_shapes(self):
+        """The shape of each output, in the returned structure (an unknown shape for None)."""
+        specs = self.graph.specs
+        return nest.map_structure(
+            lambda s: _UnknownShape() if s is None else TensorShape(specs[s][0]),
+            self.graph.outputs)
+
     def pretty_printed_signature(self):
         g = self.graph
         args = ", ".join(f"{n}: {g._spec(s)}" for s, n in zip(g.inputs, g.input_names))
@@ -399,6 +423,24 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction {self.pretty_printed_signature()}>"
+
+
+class _UnknownShape(TensorShape):
+    """TF's TensorShape(None), the shape of a None output: no rank, no dimensions."""
+    __slots__ = ()
+    rank = ndims = None
+
+    def as_list(self):
+        raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+    def __repr__(self):
+        return "TensorShape(None)"
+
+    def __str__(self):
+        return "<unknown>"
+
+
+_UnknownShape.__name__ = _UnknownShape.__qualname__ = "TensorShape"   # (as TF names its type)
 
 
 # --- the decorator ------------------------------------------------------------------------
@@ -514,7 +556,7 @@ class Function:
         try:
             result = self.python_function(*bound.args, **bound.kwargs)
             graph.set_outputs(result)
-            outputs = graph.traced_outputs()
+            outputs = graph.structured_outputs = graph.traced_outputs()
         finally:
             STATE.tracer, STATE.tapes = None, saved_tapes
             graph.finish(undo_assignments=dry)

@@ -396,3 +396,20 @@ def test_custom_gradient_runs_as_python(capsys):
 def test_input_signature_is_not_supported():
     with pytest.raises(NotImplementedError, match="input_signature"):
         tf.function(lambda x: x, input_signature=[None])
+
+
+def test_concrete_function_output_signature():
+    """output_dtypes / output_shapes / structured_outputs follow the returned structure; a
+    Python number is returned as a tensor (int32 here), None as None (its shape unknown)."""
+    @tf.function
+    def f(x, n):
+        return {"y": x * 2.0, "pair": (tf.cast(x, tf.int32), None), "n": n}
+
+    cf = f.get_concrete_function(tf.constant([[1.0, 2.0, 3.0]]), 3)
+    assert cf.output_dtypes == {"y": tf.float32, "pair": (tf.int32, None), "n": tf.int32}
+    shapes = cf.output_shapes
+    assert shapes["y"] == tf.TensorShape([1, 3]) and shapes["n"] == tf.TensorShape([])
+    assert shapes["pair"][1].rank is None and repr(shapes["pair"][1]) == "TensorShape(None)"
+    out = cf.structured_outputs
+    assert out["pair"][1] is None and tf.is_tensor(out["n"]) and out["y"].shape == (1, 3)
+

@@ -54,8 +54,4 @@ XFAIL = {
     "nn_keras_categorical_crossentropy_errors": "no CategoricalCrossentropy yet",
     "nn_keras_sparse_categorical_crossentropy": "no SparseCategoricalCrossentropy yet",
     "nn_keras_sparse_categorical_crossentropy_errors": "no SparseCategoricalCrossentropy yet",
-    "nn_concrete_function_output_signature": "ConcreteFunction has no output_dtypes, "
-    "output_shapes, structured_outputs yet",
-    "nn_concrete_function_output_signature_single_and_none": "ConcreteFunction has no "
-    "output_dtypes, output_shapes, structured_outputs yet",
 }
