@@ -354,10 +354,16 @@ swish = silu
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
+Selu = _op("Selu", lambda x: np.where(x > 0, _SELU_SCALE * x,
+                                       _SELU_SCALE * _SELU_ALPHA * np.expm1(x)).astype(x.dtype))
+# TF's SeluGrad reads the output y: g * scale where y >= 0 (so at x = 0 too), else g * (y + s*a)
+SeluGrad = _op("SeluGrad", lambda g, y: np.where(y < 0, g * (y + _SELU_SCALE * _SELU_ALPHA),
+                                                 g * _SELU_SCALE).astype(g.dtype))
+
+
 def selu(features, name=None):
     """scale * elu(x) with TF's alpha for the negative part: self-normalising networks."""
-    x = _float_tensor(features, "Selu")
-    return o.where(x > 0, _SELU_SCALE * x, (_SELU_SCALE * _SELU_ALPHA) * o.elu(x))
+    return apply(Selu, _float_tensor(features, "Selu"))
 
 
 # relu6 and leaky_relu as TF's ops: their gradients are ops (Relu6Grad, LeakyReluGrad) whose

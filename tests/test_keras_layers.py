@@ -103,7 +103,7 @@ def test_activations_by_name_and_as_functions():
     assert act.relu(x, alpha=0.1).numpy().tolist() == pytest.approx([-0.1, 0.0, 2.0])
     y = layers.Dense(3, activation=tf.nn.tanh, kernel_initializer="ones")(tf.ones((1, 2)))
     assert y.numpy() == pytest.approx(np.tanh([[2.0, 2.0, 2.0]]))
-    with pytest.raises(ValueError, match="Unknown activation function: 'relux'"):
+    with pytest.raises(ValueError, match="Could not interpret activation function identifier: relux"):
         layers.Dense(3, activation="relux")
 
 
@@ -221,3 +221,31 @@ def test_model_without_call_and_functional_api():
         Empty()(tf.ones((1, 1)))
     with pytest.raises(NotImplementedError, match="functional API"):
         tf.keras.Model(tf.ones((1, 1)), tf.ones((1, 1)))
+
+
+KERAS_ACTIVATIONS = ["relu", "sigmoid", "tanh", "softmax", "linear", "elu", "softplus", "gelu",
+                     "swish", "silu", "selu", "relu6", "leaky_relu", "exponential",
+                     "hard_sigmoid", "hard_silu", "hard_swish", "mish", "log_softmax",
+                     "log_sigmoid", "celu"]
+
+
+@pytest.mark.parametrize("name", KERAS_ACTIVATIONS)
+def test_every_keras_activation_name_has_two_derivatives(name):
+    """Each name Keras accepts (softsign has no second derivative, as in TF: test_nn_ops)."""
+    from minitape.testing import check_grads
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0.2, 2.0, (2, 3)) * rng.choice([-1.0, 1.0], (2, 3))   # away from the kinks
+    check_grads(tf.keras.activations.get(name), x)
+
+
+def test_dense_softmax_output_keeps_its_logits_for_the_losses():
+    """Keras keeps the logits of a softmax/sigmoid activation on its output; minitape too, by
+    the output's identity (`activations.logits_of`)."""
+    layer = tf.keras.layers.Dense(3, activation="softmax")
+    x = tf.constant([[1.0, 2.0]])
+    y = layer(x)
+    logits = tf.keras.activations.logits_of(y)
+    assert np.allclose(tf.nn.softmax(logits).numpy(), y.numpy())
+    assert tf.keras.activations.logits_of(y * 1.0) is None
+    with pytest.raises(ValueError, match="Could not interpret activation function identifier"):
+        tf.keras.layers.Dense(2, activation="nope")

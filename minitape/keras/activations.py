@@ -1,7 +1,33 @@
-"""Activation functions, by name (`Dense(4, activation='relu')`) or as functions."""
-from .. import ops as o
+"""Activation functions, by name (`Dense(4, activation='relu')`) or as functions, computed as
+Keras 3 computes them on TensorFlow.
 
-__all__ = ["relu", "tanh", "sigmoid", "elu", "softplus", "linear", "get"]
+`softmax` and `sigmoid` remember the logits they were given (Keras keeps them on the output
+as `_keras_logits`): the cross-entropy losses then start from the logits, not from the
+probabilities, which saves them from clipping a saturated probability (see `logits_of`).
+"""
+import weakref
+
+from .. import nn_ops
+from .. import ops as o
+from ..tensor import convert_to_tensor
+
+_LOGITS = {}   # id(output) -> logits, while the output lives
+
+
+def _keep_logits(output, logits):
+    key = id(output)
+    _LOGITS[key] = (weakref.ref(output, lambda _: _LOGITS.pop(key, None)), logits)
+    return output
+
+
+def logits_of(output):
+    """The logits a softmax or sigmoid activation produced `output` from, or None."""
+    entry = _LOGITS.get(id(output))
+    return entry[1] if entry is not None and entry[0]() is output else None
+
+__all__ = ["relu", "tanh", "sigmoid", "elu", "softplus", "linear", "softmax", "log_softmax",
+           "gelu", "silu", "swish", "selu", "relu6", "leaky_relu", "softsign", "exponential",
+           "hard_sigmoid", "hard_silu", "hard_swish", "mish", "log_sigmoid", "celu", "get"]
 
 
 def relu(x, alpha=0.0, max_value=None):
@@ -19,7 +45,78 @@ def tanh(x):
 
 def sigmoid(x):
     """1 / (1 + exp(-x)): squashes to (0, 1), a probability."""
-    return o.sigmoid(x)
+    return _keep_logits(o.sigmoid(x), x)
+
+
+def softmax(x, axis=-1):
+    """exp(x) / sum(exp(x)) along `axis`: a probability distribution."""
+    return _keep_logits(nn_ops.softmax(x, axis=axis), x)
+
+
+def log_softmax(x, axis=-1):
+    return nn_ops.log_softmax(x, axis=axis)
+
+
+def gelu(x, approximate=False):
+    """x * P(X <= x) for a standard normal X (with erf; `approximate=True`: with tanh)."""
+    return nn_ops.gelu(x, approximate=approximate)
+
+
+def silu(x):
+    """x * sigmoid(x), also called swish."""
+    return nn_ops.silu(x)
+
+
+swish = silu
+
+
+def selu(x):
+    return nn_ops.selu(x)
+
+
+def relu6(x):
+    return nn_ops.relu6(x)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    return nn_ops.leaky_relu(x, alpha=negative_slope)
+
+
+def softsign(x):
+    return nn_ops.softsign(x)
+
+
+def exponential(x):
+    return o.exp(x)
+
+
+def hard_sigmoid(x):
+    """relu6(x + 3) / 6: a piecewise-linear sigmoid."""
+    x = convert_to_tensor(x)
+    return nn_ops.relu6(x + 3.0) / 6.0
+
+
+def hard_silu(x):
+    """x * hard_sigmoid(x)."""
+    x = convert_to_tensor(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def mish(x):
+    """x * tanh(softplus(x))."""
+    return x * o.tanh(o.softplus(x))
+
+
+def log_sigmoid(x):
+    return nn_ops.log_sigmoid(x)
+
+
+def celu(x, alpha=1.0):
+    """max(x, 0) + alpha * (exp(min(x, 0) / alpha) - 1)."""
+    return o.maximum(x, 0.0) + alpha * (o.exp(o.minimum(x, 0.0) / alpha) - 1.0)
 
 
 def elu(x, alpha=1.0):
@@ -38,7 +135,10 @@ def linear(x):
     return x
 
 
-_BY_NAME = {f.__name__: f for f in (relu, tanh, sigmoid, elu, softplus, linear)}
+_BY_NAME = {f.__name__: f for f in (relu, tanh, sigmoid, elu, softplus, linear, softmax,
+                                    log_softmax, gelu, silu, selu, relu6, leaky_relu, softsign,
+                                    exponential, hard_sigmoid, hard_silu, mish, log_sigmoid, celu)}
+_BY_NAME.update(swish=silu, hard_swish=hard_silu)
 
 
 def get(identifier):
@@ -47,8 +147,8 @@ def get(identifier):
         return linear
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown activation function: '{identifier}'. Known names: "
-                             f"{sorted(_BY_NAME)}.")
+            raise ValueError(f"Could not interpret activation function identifier: {identifier} "
+                             f"(minitape knows {', '.join(sorted(_BY_NAME))})")
         return _BY_NAME[identifier]
     if callable(identifier):
         return identifier

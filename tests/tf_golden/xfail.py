@@ -39,17 +39,12 @@ XFAIL = {
     "keras_loss_objects": "MeanSquaredError()(Python list, tensor): Keras 3 raises ValueError "
     "(Expected an instance of list); minitape computes the loss",
     # -- tf.function --------------------------------------------------------------------------
-    "nb09_traced_step_equals_eager": "a tf.function whose first call creates the optimizer's "
-    "variables is traced twice in TF (experimental_get_tracing_count() == 2); minitape counts 1",
     # -- classifier op families (cases_nn.py) -----------------------------------------------
     "nn_keras_dense_softmax_into_crossentropy_uses_logits": "Dense(activation='softmax') "
     "followed by a crossentropy loss: not supported yet",
     "nn_unstack_errors": "tf.unstack (ops.py) checks neither num= (TF: InvalidArgumentError from "
     "Unpack) nor the axis (TF: ValueError 'Argument `axis` = 2 not in range [-2, 2)'); minitape "
     "returns the pieces or raises an internal IndexError",
-    "nn_keras_activations_by_name": "keras.activations.get knows only relu, tanh, sigmoid, elu, "
-    "softplus, linear",
-    "nn_keras_dense_with_activations": "Dense(activation=) knows only a few names",
     "nn_keras_categorical_crossentropy": "no CategoricalCrossentropy yet",
     "nn_keras_categorical_crossentropy_errors": "no CategoricalCrossentropy yet",
     "nn_keras_sparse_categorical_crossentropy": "no SparseCategoricalCrossentropy yet",
