@@ -537,7 +537,15 @@ class Function:
         key, tensors, names, bound = self._signature(args, kwargs)
         concrete = self._graphs.get(key, _NOT_TRACED)
         if concrete is _NOT_TRACED:
-            return self._trace(key, tensors, names, bound)
+            outputs = self._trace(key, tensors, names, bound)
+            if self._tracing_count == 1 and self._graphs[key].graph.created_variables:
+                # As TF: a function that creates variables on its first call is traced twice,
+                # once to create them and once more without (the graph it then runs). The
+                # second trace is dry: it changes no variable and draws no random number.
+                from .random import _unchanged
+                with _unchanged():
+                    self._trace(*self._signature(args, kwargs), dry=True)
+            return outputs
         if not concrete.graph.replayable:
             return self.python_function(*args, **kwargs)
         return concrete._call_flat(tensors)
@@ -563,7 +571,8 @@ class Function:
         if self._tracing_count and graph.created_variables:
             raise ValueError("tf.function only supports singleton tf.Variables created on the "
                              "first call. Make sure the tf.Variable is only created once or "
-                             "created outside tf.function.")
+                             "created outside tf.function. See https://www.tensorflow.org/guide/"
+                             "function#creating_tfvariables for more information.")
         if not graph.replayable:
             logger.warning("%s uses custom_gradient, which minitape.function cannot replay: "
                            "it will run as plain Python on every call.", self.__name__)

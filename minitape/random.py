@@ -4,6 +4,9 @@
 that op its own stream (repeating calls with the same seed continue the stream, as in TF).
 Draws are ops (with no inputs), so `minitape.function` replays them instead of freezing them.
 """
+import contextlib
+import copy
+
 import numpy as np
 
 from . import dtypes as _dt
@@ -13,6 +16,17 @@ from .tape import Op, apply
 __all__ = ["set_seed", "normal", "uniform", "shuffle"]
 
 _global = {"seed": None, "rng": np.random.default_rng(), "streams": {}}
+
+
+@contextlib.contextmanager
+def _unchanged():
+    """Draws inside this block do not advance any generator (for a trace that changes nothing)."""
+    saved = copy.deepcopy(_global)
+    try:
+        yield
+    finally:
+        _global.clear()
+        _global.update(saved)
 
 
 def set_seed(seed):

@@ -355,7 +355,7 @@ def test_s13_train_step_with_l2_and_clipping_by_hand():
     np.testing.assert_allclose(model.trainable_variables[1].numpy(), b - 0.1 * clip(gb), rtol=1e-5)
 
 
-def test_s14_the_same_step_under_tf_function_gives_the_same_numbers_and_traces_once(capsys):
+def test_s14_the_same_step_under_tf_function_gives_the_same_numbers_and_traces_as_tf(capsys):
     eager_model = make_regression_model(W0)
     graph_model = make_regression_model(W0)
     eager_step = make_train_step(eager_model, tf.keras.losses.MeanSquaredError(), tf.keras.optimizers.Adam(0.05))
@@ -371,10 +371,12 @@ def test_s14_the_same_step_under_tf_function_gives_the_same_numbers_and_traces_o
         assert float(train_step(xb, yb)) == float(eager_step(xb, yb))
     for a, b in zip(eager_model.trainable_variables, graph_model.trainable_variables):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
-    assert train_step.experimental_get_tracing_count() == 1
-    assert capsys.readouterr().out == "tracing train_step\n"
-    train_step(tf.constant(X[:5]), tf.constant(Y[:5]))       # a smaller last batch: one retrace
+    # As in TF: the first call creates Adam's slots, so it is traced twice (with and without
+    # creating them); the Python code runs twice, the step once
     assert train_step.experimental_get_tracing_count() == 2
+    assert capsys.readouterr().out == "tracing train_step\n" * 2
+    train_step(tf.constant(X[:5]), tf.constant(Y[:5]))       # a smaller last batch: one retrace
+    assert train_step.experimental_get_tracing_count() == 3
 
 
 # --- S15: checking a gradient for NaN / Inf (003) -------------------------------------------
