@@ -665,8 +665,16 @@ def stack(values, axis=0, name=None):
 
 
 def unstack(value, num=None, axis=0, name=None):
+    """The slices of `value` along `axis`, as a list (`num`, if given, must be their count)."""
     t = read(value)
-    return [t[(slice(None),) * (axis % t._value.ndim) + (i,)] for i in builtins.range(t._value.shape[axis])]
+    nd = t._value.ndim
+    if not -nd <= axis < nd:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
+    n = t._value.shape[axis]
+    if num is not None and num != n:
+        raise invalid("Unpack", f"Input shape axis {axis % nd} must equal {num}, got shape "
+                                f"{_dims(t._value.shape)}")
+    return [t[(slice(None),) * (axis % nd) + (i,)] for i in builtins.range(n)]
 
 
 def _index(part):
