@@ -184,3 +184,54 @@ def test_get_by_name():
     assert losses.get("mse") is losses.mean_squared_error
     with pytest.raises(ValueError, match="Unknown loss"):
         losses.get("hinge?")
+
+
+# --- categorical cross-entropies (Keras 3 on TF; TF's own values in tf_golden/cases_nn.py) ---
+def test_categorical_crossentropy_by_hand():
+    y = [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    p = tf.constant([[0.2, 0.5, 0.3], [0.25, 0.25, 0.5]])
+    cce = tf.keras.losses.CategoricalCrossentropy()
+    assert cce(tf.constant(y), p).numpy() == pytest.approx(-(np.log(0.5) + np.log(0.25)) / 2)
+    # probabilities that do not sum to 1 are renormalised first
+    q = tf.constant([[0.4, 1.0, 0.6], [0.5, 0.5, 1.0]])
+    assert cce(tf.constant(y), q).numpy() == pytest.approx(-(np.log(0.5) + np.log(0.25)) / 2)
+    z = tf.constant([[0.0, np.log(2.0), 0.0], [0.0, 0.0, 0.0]])
+    by_logits = tf.keras.losses.CategoricalCrossentropy(from_logits=True)(tf.constant(y), z)
+    assert by_logits.numpy() == pytest.approx(-(np.log(0.5) + np.log(1 / 3)) / 2)
+    smooth = tf.keras.losses.categorical_crossentropy(tf.constant(y), p, label_smoothing=0.3)
+    t0 = np.array([0.1, 0.8, 0.1])
+    assert smooth.numpy()[0] == pytest.approx(-np.sum(t0 * np.log([0.2, 0.5, 0.3])))
+    with pytest.raises(ValueError, match="same rank"):
+        cce(tf.constant([1.0, 0.0, 0.0]), p)
+
+
+def test_sparse_categorical_crossentropy_by_hand():
+    p = tf.constant([[0.2, 0.5, 0.3], [0.25, 0.25, 0.5]])
+    scce = tf.keras.losses.SparseCategoricalCrossentropy()
+    expected = -(np.log(0.5) + np.log(0.25)) / 2
+    assert scce(tf.constant([1, 0]), p).numpy() == pytest.approx(expected)
+    assert scce(tf.constant([[1], [0]]), p).numpy() == pytest.approx(expected)   # (batch, 1)
+    with tf.GradientTape() as tape:
+        tape.watch(p)
+        loss = scce(tf.constant([1, 0]), p)
+    # the loss is -log_softmax(log p)[label] = -log(p[label] / sum(p)), averaged over 2: its
+    # gradient is (1 / sum(p) - onehot / p) / 2, and each row of p sums to 1
+    assert np.allclose(tape.gradient(loss, p).numpy(), [[0.5, -0.5, 0.5], [-1.5, 0.5, 0.5]])
+    # ignore_class: the ignored example's loss is 0 and the mean is over the others
+    ignoring = tf.keras.losses.SparseCategoricalCrossentropy(ignore_class=0)
+    assert ignoring(tf.constant([1, 0]), p).numpy() == pytest.approx(-np.log(0.5))
+    with pytest.raises(ValueError, match="rank"):
+        scce(tf.constant([[1, 0, 1]]), p)
+
+
+def test_crossentropy_uses_the_logits_of_a_softmax_layer():
+    """As Keras: the output of a softmax activation is replaced by its logits, so a saturated
+    softmax gives the exact loss instead of one clipped at log(1e-7)."""
+    layer = tf.keras.layers.Dense(2, activation="softmax", kernel_initializer="ones")
+    layer.build((None, 1))
+    layer.kernel.assign([[100.0, -100.0]])
+    p = layer(tf.constant([[1.0]]))
+    loss = tf.keras.losses.SparseCategoricalCrossentropy()(tf.constant([1]), p)
+    assert loss.numpy() == pytest.approx(200.0)         # -log_softmax([100, -100])[1]
+    clipped = tf.keras.losses.SparseCategoricalCrossentropy()(tf.constant([1]), p * 1.0)
+    assert clipped.numpy() == pytest.approx(-np.log(1e-7), rel=1e-5)

@@ -18,16 +18,18 @@ given `dtype=`: it casts both arguments first, float64 predictions included.
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, nn_ops
 from .. import ops as o
 from ..errors import invalid
 from ..nn_impl import sigmoid_cross_entropy_with_logits
 from ..tensor import _TensorLike, convert_to_tensor, read
+from .activations import logits_of
 from .layers import _unique_name
 
 __all__ = ["Loss", "Reduction", "MeanSquaredError", "MeanAbsoluteError", "BinaryCrossentropy",
-           "mean_squared_error", "mean_absolute_error", "binary_crossentropy", "mse", "mae", "MSE",
-           "MAE", "get"]
+           "CategoricalCrossentropy", "SparseCategoricalCrossentropy", "mean_squared_error",
+           "mean_absolute_error", "binary_crossentropy", "categorical_crossentropy",
+           "sparse_categorical_crossentropy", "mse", "mae", "MSE", "MAE", "get"]
 
 EPSILON = 1e-7   # Keras' backend.epsilon(): keeps probabilities away from 0 and 1
 
@@ -113,6 +115,86 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     return o.reduce_mean(per_element, axis=axis)
 
 
+def _from_logits(y_pred, from_logits):
+    """Keras' _get_logits: an output of a softmax (or sigmoid) activation is replaced by the
+    logits it came from, which the loss then uses as logits."""
+    logits = logits_of(y_pred)
+    return (y_pred, from_logits) if logits is None else (logits, True)
+
+
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+    """-sum(y_true * log(p)) over `axis`: one value per example, for one-hot (or
+    probability) targets. `y_pred` holds probabilities p (renormalised to sum to 1, then
+    clipped to [1e-7, 1 - 1e-7] as Keras does), or with `from_logits=True` raw scores
+    (p = softmax of them; computed stably, the form to prefer)."""
+    if isinstance(axis, bool):
+        raise ValueError(f"`axis` must be of type `int`. Received: axis={axis} of type "
+                         f"{type(axis)}")
+    y_pred = convert_to_tensor(y_pred)
+    y_true = _as(y_true, y_pred._value.dtype)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / y_true._value.shape[-1]
+    t, p = y_true.shape, y_pred.shape
+    if len(t) < 1:
+        raise ValueError("Arguments `target` and `output` must be at least rank 1. Received: "
+                         f"target.shape={t}, output.shape={p}")
+    if len(t) != len(p):
+        raise ValueError("Arguments `target` and `output` must have the same rank (ndim). "
+                         f"Received: target.shape={t}, output.shape={p}")
+    if t != p:
+        raise ValueError("Arguments `target` and `output` must have the same shape. "
+                         f"Received: target.shape={t}, output.shape={p}")
+    output, from_logits = _from_logits(y_pred, from_logits)
+    if from_logits:
+        return nn_ops.softmax_cross_entropy_with_logits(labels=y_true, logits=output, axis=axis)
+    output = output / o.reduce_sum(output, axis, keepdims=True)
+    output = o.clip_by_value(output, EPSILON, 1.0 - EPSILON)
+    return -o.reduce_sum(y_true * o.log(output), axis)
+
+
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None,
+                                    axis=-1):
+    """-log(p[label]) for integer class labels: one value per example. As
+    `categorical_crossentropy` with `y_true = one_hot(labels)`, without building it.
+    Labels equal to `ignore_class` give a loss of 0 (and are left out of the mean)."""
+    return _sparse_cce(y_true, y_pred, from_logits, ignore_class, axis)[0]
+
+
+def _sparse_cce(y_true, y_pred, from_logits, ignore_class, axis):
+    """(per-example losses, the mask of the examples not ignored, or None)."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = convert_to_tensor(y_true)
+    if y_true._value.ndim == y_pred._value.ndim and y_true._value.shape[axis] == 1:
+        y_true = o.squeeze(y_true, axis)
+    valid = None
+    if ignore_class is not None:
+        valid = o.not_equal(y_true, o.cast(ignore_class, y_true.dtype))
+        y_true = o.where(valid, y_true, 0)
+        y_pred = o.where(o.expand_dims(valid, axis), y_pred, 0)
+    if axis != -1 and axis != y_pred._value.ndim - 1:
+        raise ValueError(f"Only axis=-1 is currently supported. Received: axis={axis}")
+    output, from_logits = _from_logits(y_pred, from_logits)
+    target = o.cast(y_true, "int64")
+    if target._value.ndim == output._value.ndim and target._value.shape[-1] == 1:
+        target = o.squeeze(target, -1)
+    t, p = target.shape, output.shape
+    if len(p) < 1:
+        raise ValueError(f"Argument `output` must be at least rank 1. Received: output.shape={p}")
+    if len(t) != len(p) - 1:
+        raise ValueError("Argument `output` must have rank (ndim) `target.ndim - 1`. Received: "
+                         f"target.shape={t}, output.shape={p}")
+    if t != p[:-1]:
+        raise ValueError("Arguments `target` and `output` must have the same shape up until the "
+                         f"last dimension: target.shape={t}, output.shape={p}")
+    if not from_logits:
+        output = o.log(o.clip_by_value(output, EPSILON, 1 - EPSILON))
+    losses = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=target, logits=output)
+    if valid is not None:
+        valid = o.reshape(valid, losses._value.shape)
+        losses = o.where(valid, losses, 0.0)
+    return losses, valid
+
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 
@@ -167,6 +249,23 @@ class Loss:
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         losses = self.call(_as(y_true, self._dtype), _as(y_pred, self._dtype))
+        return self._weigh_and_reduce(losses, sample_weight)
+
+    def _weigh_and_reduce(self, losses, sample_weight, mask=None):
+        """Keras' reduce_weighted_values: a mask (the examples a loss keeps) becomes a sample
+        weight, total / kept for the kept ones under a mean, so the mean is over them."""
+        if mask is not None:
+            mask = o.cast(mask, losses.dtype)
+            if self.reduction in ("mean", "sum_over_batch_size"):
+                weight = o.divide_no_nan(o.cast(mask._value.size, losses.dtype),
+                                         o.reduce_sum(mask))
+                mask = o.where(mask > 0, weight, 0.0)
+            if sample_weight is None:
+                sample_weight = mask
+            else:
+                sample_weight = _as(sample_weight, losses._value.dtype)
+                mask, sample_weight = _squeeze_or_expand(mask, sample_weight)
+                sample_weight = sample_weight * mask
         if sample_weight is not None:
             sample_weight = _as(sample_weight, losses._value.dtype)
             losses, sample_weight = _squeeze_or_expand(losses, sample_weight)
@@ -211,9 +310,43 @@ class BinaryCrossentropy(Loss):
         self.from_logits = from_logits
 
 
+class CategoricalCrossentropy(Loss):
+    """Cross-entropy for one-hot targets (y_true of shape (batch, classes)); `from_logits=True`
+    if y_pred are raw scores (no softmax)."""
+    fn = staticmethod(categorical_crossentropy)
+
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction="sum_over_batch_size", name="categorical_crossentropy", dtype=None):
+        super().__init__(name, reduction, dtype, from_logits=from_logits,
+                         label_smoothing=label_smoothing, axis=axis)
+        self.from_logits = from_logits
+        self.label_smoothing = label_smoothing
+        self.axis = axis
+
+
+class SparseCategoricalCrossentropy(Loss):
+    """Cross-entropy for integer class labels (y_true of shape (batch,) or (batch, 1));
+    `from_logits=True` if y_pred are raw scores (no softmax). Labels equal to `ignore_class`
+    are left out."""
+
+    def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size",
+                 name="sparse_categorical_crossentropy", dtype=None):
+        super().__init__(name, reduction, dtype, from_logits=from_logits,
+                         ignore_class=ignore_class)
+        self.from_logits = from_logits
+        self.ignore_class = ignore_class
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        y_true, y_pred = _squeeze_or_expand(_as(y_true, self._dtype), _as(y_pred, self._dtype))
+        losses, mask = _sparse_cce(y_true, y_pred, self.from_logits, self.ignore_class, -1)
+        return self._weigh_and_reduce(losses, sample_weight, mask)
+
+
 _BY_NAME = {"mean_squared_error": mean_squared_error, "mse": mse, "MSE": MSE,
             "mean_absolute_error": mean_absolute_error, "mae": mae, "MAE": MAE,
-            "binary_crossentropy": binary_crossentropy}
+            "binary_crossentropy": binary_crossentropy,
+            "categorical_crossentropy": categorical_crossentropy,
+            "sparse_categorical_crossentropy": sparse_categorical_crossentropy}
 
 
 def get(identifier):
