@@ -16,6 +16,9 @@ one) is accepted too. Worked solutions are in `solutions/NN_solutions.ipynb`.
 
 An answer can be a number, a tensor or array, a list or tuple of them (compared as one flat list
 of numbers), `None`, a bool, a string, a set of strings, or an exception class.
+
+A new exercise gets a line in ANSWERS, `"NN.k": (decimals, fingerprint("NN.k", answer, decimals))`
+computed once from the worked solution, and a line in HINTS; its solution notebook shows `correct`.
 """
 
 import hashlib
@@ -24,52 +27,80 @@ import numpy as np
 
 __all__ = ["check", "reveal", "is_correct", "fingerprint"]
 
-# exercise -> (decimals compared, fingerprint of the expected answer, hint on a wrong answer)
+# exercise -> (decimals compared, fingerprint of the expected answer)
 ANSWERS = {
-    "00.1": (0, "70d302695d561488", "count the operations, not the variables: +, - and *"),
-    "00.2": (3, "fe0e11a7613a55a1", "multiply out (x + 1)(x - 1) first, then differentiate"),
-    "01.1": (3, "3dc67882ec92ff14", "with b = 0, y = w·x; dloss/dw = 2(y - 5)·x"),
-    "01.2": (3, "f1c7de76a3289045", "watch x (or use a Variable) and use tf.sin inside the tape"),
-    "01.3": (0, "294d0904b8815f38", "the walk counts the seed step too"),
-    "02.1": (3, "1079215d89913420", "the factor 1 - lr·2 must be 0"),
-    "02.2": (2, "39cab78e318bac8e", "w diverges when |1 - lr·curv_w| > 1"),
-    "02.3": (2, "2e933dcbc9e48869", "use the notebook's train(learning_rate, steps); [w, b] are the "
-                                   "first two columns of its last row"),
-    "03.1": (0, "7a9d9ee94400b287", "with watch_accessed_variables=False only what tape.watch "
-                                   "names is watched"),
-    "03.2": (3, "50c39223fa0be536", "replace np.sum and np.abs by tf.reduce_sum and tf.abs"),
-    "03.3": (3, "2da0e2adbf2fb2a8", "one argument of tf.Variable makes it frozen"),
-    "04.1": (3, "679ec05b576484db", "two gradient() calls on one persistent tape, then del tape"),
-    "04.2": (0, "c76ba7f96b0ef62f", "re-entering a persistent tape appends to its recording"),
-    "04.3": (2, "b65b4f2e2e1649f8", "count each distinct tensor once: which tensors do the "
-                                   "two entries hold?"),
-    "05.1": (3, "4d337bf37115a8ea", "three tapes, each gradient() inside the next tape out"),
-    "05.2": (3, "713525f44dc0bb4c", "the jacobian of the inner gradient, taken by the outer tape"),
-    "05.3": (3, "d09b1416d376cff2", "differentiate the scalar tf.reduce_sum(g * v) with the outer "
-                                   "tape"),
-    "05.4": (3, "cb9b1eea85a93c9c", "call inner.gradient() inside the outer tape's block"),
-    "05.5": (3, "b5caedbb56a0aa9e", "x <- x - f'(x) / f''(x), six times, from x = 2"),
-    "06.1": (3, "2da61467da457a13", "x + stop_gradient(x * x - x) has the value x² and the "
-                                   "gradient of x"),
-    "06.2": (3, "529404173b9cd95b", "the grad function returns -upstream"),
-    "06.3": (3, "e93e1607278ff8b7", "what is computed inside stop_recording() is not recorded"),
-    "06.4": (3, "c34f460d5e29906c", "wrap r + γ·v[1] in tf.stop_gradient"),
-    "07.1": (0, "9cdbeeff26680cb5", "follow total_gen_f_loss back: its adversarial term, the "
-                                   "cycle loss and the identity loss"),
-    "07.2": (3, "9465e982b20d47e2", "watch a constant logit and use tf.math.log and tf.sigmoid"),
-    "07.3": (5, "c74c04d23d5fd03d", "the same tensors give the same gradients: the difference "
-                                   "should be tiny"),
-    "08.1": (3, "e1ea3596b0b2258a", "the gradient of a linear function is its weight vector, "
-                                   "everywhere"),
-    "08.2": (3, "56d231d0fd180290", "compute the penalty inside an outer tape, then take its "
-                                   "gradient with respect to w"),
-    "08.3": (4, "9b5f671c3413019d", "take the norm over the last axis of the (64, 1, 2) result"),
-    "08.4": (3, "23108e775b6a7649", "tf.maximum(0.0, norm - 1.0) ** 2, averaged, inside an "
-                                   "outer tape"),
-    "09.1": (8, "496696332d861e9a", "tf.nn.l2_loss(w) is sum(w²) / 2"),
-    "09.2": (4, "13fd6f27c6622aac", "clip_by_global_norm returns (clipped list, global norm)"),
-    "09.3": (0, "2b86ddc341143c94", "a new shape, a new Python value or a new dtype traces again"),
-    "09.4": (0, "1e3fa1a9132f8570", "which function has an infinite slope at 0?"),
+    "00.1": (0, "70d302695d561488"),
+    "00.2": (3, "fe0e11a7613a55a1"),
+    "01.1": (3, "3dc67882ec92ff14"),
+    "01.2": (3, "f1c7de76a3289045"),
+    "01.3": (0, "294d0904b8815f38"),
+    "02.1": (3, "1079215d89913420"),
+    "02.2": (2, "39cab78e318bac8e"),
+    "02.3": (2, "2e933dcbc9e48869"),
+    "03.1": (0, "7a9d9ee94400b287"),
+    "03.2": (3, "50c39223fa0be536"),
+    "03.3": (3, "2da0e2adbf2fb2a8"),
+    "04.1": (3, "679ec05b576484db"),
+    "04.2": (0, "c76ba7f96b0ef62f"),
+    "04.3": (2, "b65b4f2e2e1649f8"),
+    "05.1": (3, "4d337bf37115a8ea"),
+    "05.2": (3, "713525f44dc0bb4c"),
+    "05.3": (3, "d09b1416d376cff2"),
+    "05.4": (3, "cb9b1eea85a93c9c"),
+    "05.5": (3, "b5caedbb56a0aa9e"),
+    "06.1": (3, "2da61467da457a13"),
+    "06.2": (3, "529404173b9cd95b"),
+    "06.3": (3, "e93e1607278ff8b7"),
+    "06.4": (3, "c34f460d5e29906c"),
+    "07.1": (0, "9cdbeeff26680cb5"),
+    "07.2": (3, "9465e982b20d47e2"),
+    "07.3": (5, "c74c04d23d5fd03d"),
+    "08.1": (3, "e1ea3596b0b2258a"),
+    "08.2": (3, "56d231d0fd180290"),
+    "08.3": (4, "9b5f671c3413019d"),
+    "08.4": (3, "23108e775b6a7649"),
+    "09.1": (8, "496696332d861e9a"),
+    "09.2": (4, "13fd6f27c6622aac"),
+    "09.3": (0, "2b86ddc341143c94"),
+    "09.4": (0, "1e3fa1a9132f8570"),
+}
+
+# what a wrong answer is told
+HINTS = {
+    "00.1": "count the operations, not the variables: +, - and *",
+    "00.2": "multiply out (x + 1)(x - 1) first, then differentiate",
+    "01.1": "with b = 0, y = w·x; dloss/dw = 2(y - 5)·x",
+    "01.2": "watch x (or use a Variable) and use tf.sin inside the tape",
+    "01.3": "the walk counts the seed step too",
+    "02.1": "the factor 1 - lr·2 must be 0",
+    "02.2": "w diverges when |1 - lr·curv_w| > 1",
+    "02.3": "call train(0.3, 10); [w, b] are the first two columns of its last row",
+    "03.1": "with watch_accessed_variables=False only what tape.watch names is watched",
+    "03.2": "replace np.sum and np.abs by tf.reduce_sum and tf.abs",
+    "03.3": "one argument of tf.Variable makes it frozen",
+    "04.1": "two gradient() calls on one persistent tape, then del tape",
+    "04.2": "re-entering a persistent tape appends to its recording",
+    "04.3": "count each distinct tensor once: which tensors do the two entries hold?",
+    "05.1": "three tapes, each gradient() inside the next tape out",
+    "05.2": "the jacobian of the inner gradient, taken by the outer tape",
+    "05.3": "differentiate the scalar tf.reduce_sum(g * v) with the outer tape",
+    "05.4": "call inner.gradient() inside the outer tape's block",
+    "05.5": "x <- x - f'(x) / f''(x), six times, from x = 2",
+    "06.1": "x + stop_gradient(x * x - x) has the value x² and the gradient of x",
+    "06.2": "the grad function returns -upstream",
+    "06.3": "what is computed inside stop_recording() is not recorded",
+    "06.4": "wrap r + γ·v[1] in tf.stop_gradient",
+    "07.1": "follow total_gen_f_loss back: its adversarial, cycle and identity terms",
+    "07.2": "watch a constant logit and use tf.math.log and tf.sigmoid",
+    "07.3": "the same tensors give the same gradients: the difference should be tiny",
+    "08.1": "the gradient of a linear function is its weight vector, everywhere",
+    "08.2": "compute the penalty inside an outer tape, then take its gradient with respect to w",
+    "08.3": "take the norm over the last axis of the (64, 1, 2) result",
+    "08.4": "tf.maximum(0.0, norm - 1.0) ** 2, averaged, inside an outer tape",
+    "09.1": "tf.nn.l2_loss(w) is sum(w²) / 2",
+    "09.2": "clip_by_global_norm returns (clipped list, global norm)",
+    "09.3": "a new shape, a new Python value or a new dtype traces again",
+    "09.4": "which function has an infinite slope at 0?",
 }
 
 
@@ -111,8 +142,8 @@ def _canonical(x, decimals, shift=0.0):
     values = _numbers(x)
     if values is None:
         return "other:" + repr(x)
-    step = 10.0 ** -decimals
-    rounded = np.round(values + shift * step, decimals) + 0.0   # (+ 0.0: no -0.0)
+    step = 10.0**-decimals
+    rounded = np.round(values + shift * step, decimals) + 0.0  # (+ 0.0: no -0.0)
     return "numbers:" + ",".join("nan" if np.isnan(v) else f"{v:.{decimals}f}" for v in rounded)
 
 
@@ -153,18 +184,20 @@ def check(name, answer):
     label = f"Exercise {number}"
     solutions = f"solutions/{notebook}_solutions.ipynb"
     if answer is ...:
-        print(f"{label}: not yet — replace the ... with your answer (worked solutions: {solutions})")
+        print(
+            f"{label}: not yet — replace the ... with your answer (worked solutions: {solutions})"
+        )
         return
     if is_correct(name, answer):
         print(f"{label}: correct")
     else:
-        print(f"{label}: not yet — {_short(answer)} is not it. Hint: {ANSWERS[name][2]}")
+        print(f"{label}: not yet — {_short(answer)} is not it. Hint: {HINTS[name]}")
 
 
 def is_correct(name, answer):
     """Does `answer` round to the expected answer of exercise `name` (a last digit off by one
     allowed)?"""
-    decimals, expected, _ = ANSWERS[name]
+    decimals, expected = ANSWERS[name]
     return any(fingerprint(name, answer, decimals, s) == expected for s in (0.0, 0.4, -0.4))
 
 
