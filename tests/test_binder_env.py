@@ -156,36 +156,15 @@ def test_binder_env_has_the_course(binder_env):
     assert re.search(r"@jupyter-widgets/jupyterlab-manager v\S+ enabled", listing), listing
 
 
-# Executes one notebook with nbclient, run by the Binder venv's Python. The kernel channels are
-# read in polls of at most 1 s: pyzmq's asyncio poll can miss a wake-up (cells that display
-# widgets show it), and nbclient then sits until the cell timeout before reading a reply that had
-# already arrived (jupyter/nbclient#312, jupyter/nbconvert#2029). Short polls pick it up.
+# Executes one notebook with nbclient, run by the Binder venv's Python, with the client
+# `make notebooks` uses (tools/execute_notebooks.py: it reads the kernel in short polls, see
+# there), imported from the repository.
 _RUN_NOTEBOOK = """
-import os, sys, time
-from queue import Empty
+import os, sys
 import nbformat
-from nbclient import NotebookClient
-
-def sliced(get_msg):
-    async def get(timeout=None):
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            left = 1.0 if deadline is None else min(1.0, max(0.0, deadline - time.monotonic()))
-            try:
-                return await get_msg(timeout=left)
-            except Empty:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise
-    return get
-
-class Client(NotebookClient):
-    async def async_start_new_kernel_client(self):
-        kc = await super().async_start_new_kernel_client()
-        for channel in (kc.shell_channel, kc.iopub_channel):
-            channel.get_msg = sliced(channel.get_msg)
-        return kc
-
-src, dst = sys.argv[1:3]
+src, dst, tools = sys.argv[1:4]
+sys.path.insert(0, tools)
+from execute_notebooks import Client
 nb = nbformat.read(src, as_version=4)
 Client(nb, timeout=600, resources={"metadata": {"path": os.path.dirname(src)}}).execute()
 nbformat.write(nb, dst)
@@ -204,7 +183,7 @@ def test_notebook_runs_in_binder_env(binder_env, notebook):
     out = tmp / "executed" / rel
     out.parent.mkdir(parents=True, exist_ok=True)
     result = subprocess.run(
-        [str(bin_dir / "python"), "-c", _RUN_NOTEBOOK, str(notebook), str(out)],
+        [str(bin_dir / "python"), "-c", _RUN_NOTEBOOK, str(notebook), str(out), str(ROOT / "tools")],
         cwd=tmp, env=env, capture_output=True, text=True, timeout=900,
     )
     assert result.returncode == 0, f"{rel} failed in the Binder environment:\n{result.stderr[-6000:]}"

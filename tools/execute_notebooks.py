@@ -63,7 +63,8 @@ def _sliced(get_msg):
 
     pyzmq's asyncio poll can miss a wake-up (cells that display widgets show it) and nbclient
     then waits for the whole cell timeout before reading a reply that had already arrived
-    (jupyter/nbclient#312); short polls pick it up. tests/test_binder_env.py does the same.
+    (jupyter/nbclient#312); short polls pick it up. (tests/test_binder_env.py runs notebooks in
+    the Binder environment with this client too.)
     """
 
     async def get(timeout=None):
