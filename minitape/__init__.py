@@ -15,7 +15,8 @@ from . import dtypes, errors, nest  # noqa: F401
 from .dtypes import (DType, as_dtype, bool, double, float16, float32, float64, half, int8,  # noqa: F401
                      int16, int32, int64, string, uint8)
 from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor  # noqa: F401
-from .tape import GradientTape, UnconnectedGradients, custom_gradient  # noqa: F401
+from .tape import GradientTape, UnconnectedGradients  # noqa: F401
+from .custom_gradient import custom_gradient  # noqa: F401
 from .ops import *  # noqa: F401,F403
 from .ops import abs, pow, range, round  # noqa: F401  (TF's names, shadowing builtins on purpose)
 from .array_ops import (argmax, argmin, argsort, einsum, gather, one_hot, repeat, sort,  # noqa: F401

@@ -18,7 +18,8 @@ import functools
 from . import nest
 from .context import STATE
 from .ops import identity
-from .tape import GradientTape, UnconnectedGradients, custom_gradient
+from .custom_gradient import custom_gradient
+from .tape import GradientTape, UnconnectedGradients
 
 __all__ = ["recompute_grad", "grad_pass_through"]
 
