@@ -28,7 +28,8 @@ def test_variable_names_and_paths_as_keras_3():
     d = layers.Dense(3, name="hidden")
     d.build((None, 2))
     assert (d.kernel.name, d.kernel.path, d.bias.path) == ("kernel", "hidden/kernel", "hidden/bias")
-    assert repr(d.bias) == "<Variable path=hidden/bias, shape=(3,), dtype=float32, value=[0. 0. 0.]>"
+    assert repr(d.bias) == ("<Variable path=hidden/bias, shape=(3,), dtype=float32, "
+                            "value=[0. 0. 0.]>")
     model = tf.keras.Sequential([layers.Dense(2, name="a"), layers.Dense(1, name="b")], name="seq")
     model(np.zeros((1, 3), np.float32))
     assert [v.path for v in model.trainable_variables] == ["seq/a/kernel", "seq/a/bias",
