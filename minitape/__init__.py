@@ -23,7 +23,7 @@ from .array_ops import (argmax, argmin, argsort, einsum, gather, one_hot, repeat
                         split, tile)
 from .nn_ops import reduce_logsumexp  # noqa: F401
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
-from . import linalg, math, nn, random  # noqa: F401
+from . import debugging, linalg, math, nn, random  # noqa: F401
 from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .control_flow import (case, cond, foldl, foldr, get_static_value, map_fn, scan,  # noqa: F401
                            vectorized_map, while_loop)

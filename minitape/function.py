@@ -557,7 +557,7 @@ class Function:
         stand_ins = iter([graph.add_input(t, n) for t, n in zip(tensors, names)])
         for name, value in bound.arguments.items():
             bound.arguments[name] = _substitute(value, stand_ins)
-        saved_tapes = STATE.tapes
+        saved_tapes, saved_tracer = STATE.tapes, STATE.tracer
         STATE.tracer = graph
         if dry:
             STATE.tapes = []     # a trace that changes nothing records nothing either
@@ -566,7 +566,7 @@ class Function:
             graph.set_outputs(result)
             outputs = graph.structured_outputs = graph.traced_outputs()
         finally:
-            STATE.tracer, STATE.tapes = None, saved_tapes
+            STATE.tracer, STATE.tapes = saved_tracer, saved_tapes
             graph.finish(undo_assignments=dry)
         if self._tracing_count and graph.created_variables:
             raise ValueError("tf.function only supports singleton tf.Variables created on the "

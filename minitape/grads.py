@@ -18,6 +18,7 @@ import functools
 import numpy as np
 
 from . import array_ops as a
+from . import debugging as d
 from . import nn_ops as n
 from . import ops as o
 from .ops import (cast, equal, expand_dims, greater, greater_equal, less, less_equal, logical_or,
@@ -233,6 +234,9 @@ VJPS = {
     n.Conv2DBackpropFilter: (lambda gg, ans, x, g, filter_shape, **k:
                              apply(n.Conv2DBackpropInput, g, gg, input_shape=x._value.shape, **k),
                              lambda gg, ans, x, g, filter_shape, **k: apply(n.Conv2D, x, gg, **k)),
+    d.CheckNumerics: (lambda g, ans, x, message: d.check_numerics(
+        g, f"Not a number (NaN) or infinity (Inf) values detected in gradient. "
+           f"{message.encode()!r}"),),
     n.Erf:    (lambda g, ans, x: g * (2 / np.sqrt(np.pi)) * o.exp(-o.square(x)),),
     n.Selu:          (lambda g, ans, x: apply(n.SeluGrad, g, ans),),
     n.SeluGrad:      (lambda gg, ans, g, y: apply(n.SeluGrad, gg, y),

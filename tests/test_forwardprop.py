@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape import array_ops, grads, nn_ops, ops
+from minitape import array_ops, debugging, grads, nn_ops, ops
 from minitape.tape import apply
 from minitape.testing import check_jvp
 
@@ -106,6 +106,7 @@ BY_OP = {
         lambda x, g: apply(nn_ops.Conv2DBackpropFilter, x, g, filter_shape=(2, 2, 2, 3), **CONV),
         [lambda s: rand((1, 3, 4, 2)), lambda s: rand((1, 3, 4, 3))]),
     nn_ops.Erf: (tf.math.erf, [rand]),
+    debugging.CheckNumerics: (lambda x: tf.debugging.check_numerics(x, "x"), [rand]),
     nn_ops.Selu: (tf.nn.selu, [away]),
     nn_ops.SeluGrad: (lambda g, y: apply(nn_ops.SeluGrad, g, y), [rand, lambda s: rand(s, -1.5, 2.0)]),
     nn_ops.Relu6: (tf.nn.relu6, [lambda s: rand(s, -1.0, 7.0)]),

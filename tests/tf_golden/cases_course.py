@@ -5,7 +5,7 @@ import inspect
 
 import numpy as np
 
-from .cases import case, derivatives
+from .cases import attempt, case, derivatives
 
 
 @case
@@ -84,3 +84,28 @@ def course_nb09_keras_dense_variable_names(tf):
         [v.name for v in model.trainable_variables],
         [v.path for v in model.trainable_variables],
     ]
+
+
+@case(message=True)
+def course_nb09_check_numerics(tf):
+    # 09: tf.debugging.check_numerics names the tensor that went bad, forwards and backwards;
+    # enable_check_numerics stops at the first op whose output is not finite.
+    x = tf.constant([0.0, 1.0])
+    results = [
+        tf.debugging.check_numerics(tf.constant([1.0, 2.0]), "fine"),
+        attempt(tf.debugging.check_numerics, tf.constant([1.0, np.nan]), "loss"),
+        attempt(tf.debugging.check_numerics, tf.constant([np.inf, 1.0]), "loss"),
+        attempt(tf.debugging.check_numerics, tf.constant([1, 2]), "ints"),
+    ]
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.sqrt(tf.debugging.check_numerics(x, "x"))
+    results.append(attempt(tape.gradient, y, x))
+    tf.debugging.enable_check_numerics()
+    try:
+        results.append(attempt(tf.math.log, x))
+        results.append(tf.math.log(x + 1.0))
+    finally:
+        tf.debugging.disable_check_numerics()
+    results.append(tf.math.log(x))
+    return results
