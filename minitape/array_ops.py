@@ -16,7 +16,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .errors import invalid
-from .ops import _op, transpose
+from .ops import _int_arg, _op, transpose
 from .tape import apply
 from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
 
@@ -338,7 +338,7 @@ _ARG_TYPES = {"int16", "uint16", "int32", "int64"}
 def _arg(op, input, axis, output_type):  # noqa: A002
     t = read(input)
     nd = t._value.ndim
-    axis = 0 if axis is None else int(axis.numpy() if isinstance(axis, _TensorLike) else axis)
+    axis = 0 if axis is None else _int_arg(axis, "axis")
     if not -nd <= axis < builtins.max(nd, 0) or nd == 0:
         raise invalid(op.name, f"Expected dimension in the range [{-nd}, {nd}), but got {axis}")
     out = _dt.as_dtype(output_type)

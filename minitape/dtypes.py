@@ -37,6 +37,9 @@ class DType:
     def __repr__(self):
         return f"tf.{self.name}"
 
+    def __int__(self):           # TF's DataType enum value (as_dtype(1) is float32)
+        return _ENUM[self.name]
+
     def __eq__(self, other):
         if isinstance(other, DType):
             return self._np == other._np
@@ -81,10 +84,22 @@ _ALIASES = {"float": float32, "double": float64, "half": float16, "string": stri
             float: float32, builtins.bool: bool}
 
 
+# TF's DataType enum: as_dtype(3) is int32, as in TF.
+_ENUM = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
+         "complex64": 8, "int64": 9, "bool": 10, "uint16": 17, "complex128": 18, "float16": 19,
+         "uint32": 22, "uint64": 23}
+
+
 def as_dtype(value):
     """Turn `tf.float32`, `np.float32`, `'float32'`, `float` or a numpy dtype into a `DType`."""
     if isinstance(value, DType):
         return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (builtins.bool, np.bool_)):
+        name = next((n for n, e in _ENUM.items() if e == value), None)
+        if name is None:
+            raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a "
+                            "TensorFlow DType.")
+        return as_dtype(name)
     try:
         known = _ALIASES.get(value)
     except TypeError:              # (unhashable)

@@ -18,8 +18,8 @@ from . import dtypes as _dt
 from .context import STATE
 from .errors import UnimplementedError, invalid
 from .tape import Op, apply
-from .tensor import (Tensor, Variable, _TensorLike, convert_to_tensor, operand, read,
-                     tf_type_name)
+from .tensor import (Tensor, TensorShape, Variable, _TensorLike, convert_to_tensor, operand,
+                     read, tf_type_name)
 
 # TF computes inf and nan silently (log(0), 1/0, overflow); so does minitape. numpy would warn
 # from inside minitape's own modules: this filter silences exactly those warnings, at no cost
@@ -147,7 +147,7 @@ Max = _op("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdim
                                                    initial=_extreme(x.dtype, -1)))
 Min = _op("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims,
                                                    initial=_extreme(x.dtype, 1)))
-StridedSlice = _op("StridedSlice", lambda x, key: x[key])
+StridedSlice = _op("StridedSlice", lambda x, key: _element(x[key]))
 
 # Ops without a gradient (a deliberate stop, or boolean/integer results). They still run
 # through `apply`, so that `minitape.function` records them and replays them.
@@ -161,6 +161,11 @@ Any = _op("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdim
 ArgMax = _op("ArgMax", lambda x, axis, dtype: np.argmax(x, axis=axis).astype(dtype))
 ArgMin = _op("ArgMin", lambda x, axis, dtype: np.argmin(x, axis=axis).astype(dtype))
 Where = _op("Where", lambda c: np.argwhere(c).astype(np.int64))
+
+
+def _element(v):
+    """An indexed value: a string element comes out of numpy as bare bytes, kept 0-d here."""
+    return v if isinstance(v, (np.ndarray, np.generic)) else np.array(v, dtype=object)
 
 
 def _extreme(dtype, sign):
@@ -247,6 +252,9 @@ def _is_basic(key):
 _NUMBERS = "fciu"        # numbers: not bool, not string
 _FLOATS = "fc"
 _BOOLS = "b"
+_SIGNED = "fci"          # numbers with a sign: TF has no Neg or Abs kernel for unsigned ints
+_REALS = "fiu"           # ordered numbers: no complex (Maximum, Minimum, ClipByValue)
+_REAL_FLOATS = "f"
 _KIND_NAMES = {_NUMBERS: "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, "
                          "int16, int32, int64, complex64, complex128",
                _FLOATS: "bfloat16, half, float, double"}
@@ -289,32 +297,90 @@ def _unary(op, x, kinds=_NUMBERS):
     return apply(op, x)
 
 
+def _int_values(value, what, error):
+    """An integer argument (an axis, a dimension, a count; or a list of them) as a numpy int
+    array, by TF's conversion rules: ints, numpy ints and integer tensors pass; a float, a
+    string, a bool or None is refused with `error(message)` naming the argument; data TF cannot
+    convert at all (ragged lists, ints beyond int64, None inside a list) raises what TF's
+    conversion raises (ValueError)."""
+    if isinstance(value, _TensorLike):
+        v = value._read_value()
+    elif isinstance(value, (np.ndarray, np.generic)):
+        v = np.asarray(value)        # (its own dtype: a float array is not truncated)
+    else:
+        v = convert_to_tensor(value, dtype_hint=_dt.int32)._value   # ([] is int32)
+    if v.dtype.kind not in "iu":
+        raise error(f"{what} must be an integer (or a list of integers, or an integer "
+                    f"tensor), got {value!r}")
+    return v
+
+
+def _int_arg(value, what, error=TypeError):
+    """One integer argument as a Python int (see `_int_values`)."""
+    if type(value) is int:
+        if -_INT64_LIMIT <= value < _INT64_LIMIT:
+            return value
+        raise ValueError(f"{what} = {value} is out of range for an int64")
+    v = _int_values(value, what, error)
+    if v.ndim != 0:
+        raise error(f"{what} must be a scalar integer, got shape {list(v.shape)}")
+    return int(v)
+
+
+_INT64_LIMIT = 2**63
+
+
 def _axes(axis, ndim, op_name):
-    """Normalise a reduction `axis` (None, int, list, tensor) to a sorted tuple or None."""
+    """Normalise a reduction `axis` (None, int, list, tensor) to a sorted tuple or None. As in
+    TF: an axis that is not an integer, out of range or given twice is an
+    InvalidArgumentError of the op."""
     if axis is None:
         return None
     if type(axis) is int and -ndim <= axis < ndim:     # the common case, quickly
         return (axis % ndim,)
-    if isinstance(axis, _TensorLike):
-        axis = axis.numpy().tolist()
-    axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
+    err = lambda message: invalid(op_name, message)     # noqa: E731
+    axes = _int_values(axis, "axis", lambda m: invalid(
+        op_name, f"Value for attr 'Tidx' of {_axis_type(axis)} is not in the list of allowed "
+                 f"values: int32, int64 ({m})"))
+    if axes.ndim > 1:
+        raise err(f"axis must be a scalar or a vector, got shape {list(axes.shape)}")
     out = []
-    for a in axes:
-        a = int(a)
+    for a in axes.reshape(-1).tolist():
         if not -ndim <= a < ndim:
-            raise invalid(op_name, f"Invalid reduction dimension ({a} for input with {ndim} "
-                                   f"dimension(s)")
+            raise err(f"Invalid reduction dimension ({a} for input with {ndim} dimension(s)")
+        if a % ndim in out:
+            raise err(f"Axes contains duplicate dimension: {a % ndim}")
         out.append(a % ndim)
-    return tuple(sorted(set(out)))
+    return tuple(sorted(out))
 
 
-def _shape_arg(shape):
-    """A shape given as a list, tuple, TensorShape, int or int tensor, as a tuple of ints."""
-    if isinstance(shape, _TensorLike):
-        shape = shape.numpy().tolist()
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    return tuple(map(int, shape))     # (int() of a scalar int tensor is its value)
+def _axis_type(axis):
+    try:
+        return _dt.from_numpy(read(axis)._value.dtype).name
+    except (TypeError, ValueError):
+        return type(axis).__name__
+
+
+def _shape_arg(shape, error=TypeError, what="shape"):
+    """A shape given as a list, tuple, TensorShape, int or int tensor, as a tuple of ints.
+    A float, string, bool or None dimension is refused with `error` (TF's class differs from
+    op to op: TypeError for tf.zeros, InvalidArgumentError for tf.reshape)."""
+    if type(shape) in (tuple, list, TensorShape) and all(type(s) is int and -_INT64_LIMIT <= s
+                                                         < _INT64_LIMIT for s in shape):
+        return tuple(shape)                  # the common case, quickly
+    v = _int_values(shape, what, error)
+    if v.ndim > 1:
+        raise error(f"{what} must be a vector of integers, got a tensor of shape {list(v.shape)}")
+    return tuple(v.reshape(-1).tolist())
+
+
+def _new_shape(shape, op_name):
+    """The shape of a new tensor (tf.zeros, tf.fill, ...): integers, none negative."""
+    dims = _shape_arg(shape)
+    if builtins.any(d < 0 for d in dims):
+        raise invalid(op_name, f"Dimension -1 must be >= 0" if -1 in dims else
+                      f"Dimensions must be >= 0, got {list(dims)}")
+    return dims
 
 
 # --- arithmetic ---------------------------------------------------------------------------
@@ -365,7 +431,14 @@ def _int_true_div_operands(x, y):
     return cast(x, to), cast(y, to)
 
 
-truediv = divide
+def truediv(x, y, name=None):
+    """tf.truediv as TF writes it: x converted on its own, y with x's dtype as a hint; the two
+    must then have one dtype (TypeError), integers divided as `/` does."""
+    x = read(x)
+    y = operand(y, x, "RealDiv", hint=True) if not isinstance(y, _TensorLike) else read(y)
+    if x._value.dtype != y._value.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    return divide(x, y)
 _divide_no_nan = _binary(DivNoNan, "divide_no_nan", None)
 
 
@@ -384,7 +457,7 @@ floormod = _binary(FloorMod, "floormod", "x % y, element-wise, with the sign of 
 
 
 def negative(x, name=None):
-    return _unary(Neg, x)
+    return _unary(Neg, x, _SIGNED)
 
 
 pow = _binary(Pow, "pow", "x ** y, element-wise.")  # noqa: A001  (TF's name)
@@ -431,11 +504,11 @@ def relu(features, name=None):
 
 
 def elu(features, name=None):
-    return _unary(Elu, features, _FLOATS)
+    return _unary(Elu, features, _REAL_FLOATS)
 
 
 def softplus(features, name=None):
-    return _unary(Softplus, features, _FLOATS)
+    return _unary(Softplus, features, _REAL_FLOATS)
 
 
 def abs(x, name=None):  # noqa: A001
@@ -458,8 +531,8 @@ def ceil(x, name=None):
     return _unary(Ceil, x, _FLOATS)
 
 
-maximum = _binary(Maximum, "maximum", "The larger of x and y, element-wise.")
-minimum = _binary(Minimum, "minimum", "The smaller of x and y, element-wise.")
+maximum = _binary(Maximum, "maximum", "The larger of x and y, element-wise.", _REALS)
+minimum = _binary(Minimum, "minimum", "The smaller of x and y, element-wise.", _REALS)
 
 
 def identity(input, name=None):  # noqa: A002
@@ -505,6 +578,8 @@ def where(condition, x=None, y=None, name=None):
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     t = read(t)
+    if t._value.dtype.kind not in _REALS:
+        _refuse("ClipByValue", t, _NUMBERS)
     lo = operand(clip_value_min, t, "ClipByValue")
     hi = operand(clip_value_max, t, "ClipByValue")
     return apply(ClipByValue, t, lo, hi)
@@ -552,6 +627,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
     a = read(a)
     b = operand(b, a, "MatMul", hint=True)
+    for what, flag in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"Expected bool for argument '{what}' not {flag!r}.")
     if a._value.ndim < 2 or b._value.ndim < 2:
         i = 0 if a._value.ndim < 2 else 1
         raise invalid("MatMul", f"In[{i}] ndims must be >= 2")
@@ -564,7 +642,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
 def transpose(a, perm=None, conjugate=False, name=None):
     a = read(a)
     n = a._value.ndim
-    perm = tuple(builtins.range(n))[::-1] if perm is None else tuple(int(p) % n for p in _shape_arg(perm))
+    bad = lambda m: invalid("Transpose", m)     # noqa: E731
+    perm = tuple(builtins.range(n))[::-1] if perm is None else _shape_arg(perm, bad, "perm")
     if sorted(perm) != list(builtins.range(n)):
         raise invalid("Transpose", f"transpose expects a permutation of {list(builtins.range(n))}, got "
                                    f"{list(perm)}")
@@ -573,7 +652,7 @@ def transpose(a, perm=None, conjugate=False, name=None):
 
 def reshape(tensor, shape, name=None):
     t = read(tensor)
-    shape = _shape_arg(shape)
+    shape = _shape_arg(shape, lambda m: invalid("Reshape", m))
     if -1 in shape:
         size, known = t._value.size, math.prod(s for s in shape if s != -1)
         if shape.count(-1) > 1 or known == 0 or size % known:
@@ -588,7 +667,7 @@ def expand_dims(input, axis, name=None):  # noqa: A002
     t = read(input)
     s = list(t._value.shape)
     n = len(s)
-    axis = int(axis)
+    axis = _int_arg(axis, "axis")
     if not -n - 1 <= axis <= n:
         raise invalid("ExpandDims", f"Tried to expand dim index {axis} for tensor with {n} dimensions.")
     s.insert(axis % (n + 1), 1)
@@ -612,7 +691,7 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
 
 def broadcast_to(input, shape, name=None):  # noqa: A002
     t = read(input)
-    shape = _shape_arg(shape)
+    shape = _shape_arg(shape, lambda m: invalid("BroadcastTo", m))
     if t._value.shape == shape:
         return t
     return apply(BroadcastTo, t, shape=shape)
@@ -627,12 +706,19 @@ def _same_dtype(values, op_name):
 
 
 def concat(values, axis, name=None):
+    if not isinstance(values, (list, tuple)):
+        values = [values]
     if not values:
         raise invalid("ConcatV2", "ConcatOp : Expected a list of at least one tensor to "
                                   "concatenate, got an empty list")
+    axis = _int_arg(axis, "axis", lambda m: invalid("ConcatV2", m))
+    if len(values) == 1:          # (TF: one tensor is returned as it is, whatever its rank)
+        return identity(values[0])
     ts = _same_dtype(list(values), "ConcatV2")
     nd = ts[0]._value.ndim
-    if not -nd <= axis < builtins.max(nd, 1):
+    if nd == 0:
+        raise invalid("ConcatV2", "ConcatOp : Can't concatenate scalars (use tf.stack instead)")
+    if not -nd <= axis < nd:
         raise invalid("ConcatV2", f"ConcatOp : Expected concatenating dimensions in the range "
                                   f"[{-nd}, {nd}), but got {axis}")
     axis %= nd
@@ -650,11 +736,14 @@ def concat(values, axis, name=None):
 
 
 def stack(values, axis=0, name=None):
+    if not isinstance(values, (list, tuple)) and axis == 0:
+        return convert_to_tensor(values)         # (TF: a tensor or number is packed as it is)
     if not values:
         return Tensor(np.zeros(0, np.float32))     # (TF: an empty float32 vector)
     ts = _same_dtype(list(values), "Pack")
     base = ts[0]._value.shape
     nd = len(base) + 1
+    axis = _int_arg(axis, "axis", ValueError)
     if not -nd <= axis < nd:
         raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
     for i, t in enumerate(ts[1:], 1):
@@ -668,6 +757,7 @@ def unstack(value, num=None, axis=0, name=None):
     """The slices of `value` along `axis`, as a list (`num`, if given, must be their count)."""
     t = read(value)
     nd = t._value.ndim
+    axis = _int_arg(axis, "axis", ValueError)
     if not -nd <= axis < nd:
         raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
     n = t._value.shape[axis]
@@ -769,57 +859,107 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
 
 # --- creating tensors ---------------------------------------------------------------------
 def zeros(shape, dtype=_dt.float32, name=None):
-    return Tensor(np.zeros(_shape_arg(shape), dtype=_dt.as_dtype(dtype)._np))
+    npd = _dt.as_dtype(dtype)._np
+    return Tensor(_strings_or(np.zeros(_new_shape(shape, "Fill"), dtype=npd)))
 
 
 def ones(shape, dtype=_dt.float32, name=None):
-    return Tensor(np.ones(_shape_arg(shape), dtype=_dt.as_dtype(dtype)._np))
+    npd = _dt.as_dtype(dtype)._np
+    if npd.kind == "O":
+        raise invalid("Fill", "ones of a string dtype: TF has no 1 for strings")
+    return Tensor(np.ones(_new_shape(shape, "Fill"), dtype=npd))
+
+
+def _strings_or(arr):
+    """A new numpy array of zeros, or for a string dtype of empty strings (TF's zero)."""
+    if arr.dtype.kind == "O":
+        arr[...] = b""
+    return arr
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     v = read(input)._value
-    return Tensor(np.zeros(v.shape, dtype=v.dtype if dtype is None else _dt.as_dtype(dtype)._np))
+    npd = v.dtype if dtype is None else _dt.as_dtype(dtype)._np
+    return Tensor(_strings_or(np.zeros(v.shape, dtype=npd)))
 
 
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     v = read(input)._value
-    return Tensor(np.ones(v.shape, dtype=v.dtype if dtype is None else _dt.as_dtype(dtype)._np))
+    return ones(v.shape, v.dtype if dtype is None else dtype)
 
 
 def fill(dims, value, name=None):
-    v = convert_to_tensor(value)._value
-    return Tensor(np.full(_shape_arg(dims), v, dtype=v.dtype))
+    v = read(value)._value
+    if v.ndim != 0:
+        raise invalid("Fill", f"value must be a scalar, got a tensor of shape {list(v.shape)}")
+    dims = read(dims)
+    if dims._value.ndim > 1 or dims._value.dtype not in (np.int32, np.int64):
+        raise invalid("Fill", f"dims must be a vector of int32 or int64, got {dims!r}")
+    return Tensor(_filled(_new_shape(dims._value.reshape(-1).tolist(), "Fill"), v))
 
 
 def linspace(start, stop, num, name=None, axis=0):
-    start = convert_to_tensor(start)
-    if start._value.dtype.kind in "iu":        # integer ends: a float64 grid, as in TF
-        start = cast(start, _dt.float64)
+    start = read(start)
     stop = operand(stop, start, "LinSpace")
-    if start._value.dtype.kind not in "f":
+    if start._value.dtype.kind in "iu":        # integer ends: a float64 grid, as in TF
+        start, stop = cast(start, _dt.float64), cast(stop, _dt.float64)
+    if start._value.dtype.kind not in "fc":
         raise TypeError(f"linspace needs floating start/stop, got {start.dtype.name}")
-    return Tensor(np.linspace(start._value, stop._value, int(num), axis=axis).astype(start._value.dtype))
+    num = _int_arg(num, "num", lambda m: invalid("LinSpace", m))
+    axis = _int_arg(axis, "axis", ValueError)
+    nd = np.broadcast_shapes(start._value.shape, stop._value.shape).__len__() + 1
+    if not -nd <= axis < nd:
+        raise invalid("LinSpace", f"axis = {axis} not in range [{-nd}, {nd})")
+    if num < 0:
+        raise invalid("LinSpace", f"Requires num >= 0: {num}")
+    return Tensor(np.linspace(start._value, stop._value, num, axis=axis).astype(start._value.dtype))
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     if limit is None:
         start, limit = 0, start
-    vals = [v.numpy() if isinstance(v, _TensorLike) else v for v in (start, limit, delta)]
-    if dtype is None:
-        dtype = _dt.float32 if builtins.any(isinstance(v, (float, np.floating)) for v in vals) else _dt.int32
-    return Tensor(np.arange(*vals).astype(_dt.as_dtype(dtype)._np))
+    args = [read(v) for v in (start, limit, delta)]
+    for what, a in zip(("start", "limit", "delta"), args):
+        if a._value.ndim or a._value.dtype.kind not in "iuf":
+            raise invalid("Range", f"{what} must be a scalar number, got {a!r}")
+    if dtype is None:       # the widest of the arguments' dtypes, as TF infers it
+        order = [np.int32, np.int64, np.float16, np.float32, np.float64]
+        npd = builtins.max((a._value.dtype for a in args), key=lambda d: order.index(d)
+                           if d in order else 0)
+    else:
+        npd = _dt.as_dtype(dtype)._np
+        if npd.kind not in "iuf":
+            raise TypeError(f"Value passed to parameter 'start' has DataType "
+                            f"{_dt.from_numpy(npd).name} not in list of allowed values: "
+                            "bfloat16, half, float32, float64, int8, int16, int32, int64, uint16, "
+                            "uint32")
+    lo, hi, step = (a._value.item() for a in args)
+    if step == 0:
+        raise invalid("Range", f"Requires delta != 0: {step}")
+    if step > 0 and lo > hi:
+        raise invalid("Range", f"Requires start <= limit when delta > 0: {lo}/{hi}")
+    if step < 0 and lo < hi:
+        raise invalid("Range", f"Requires start >= limit when delta < 0: {lo}/{hi}")
+    return Tensor(np.arange(lo, hi, step).astype(npd))
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
     """The identity matrix (or a batch of them, shape batch_shape + [rows, columns])."""
-    m = np.eye(int(num_rows), None if num_columns is None else int(num_columns),
-               dtype=_dt.as_dtype(dtype)._np)
+    rows = _int_arg(num_rows, "num_rows")
+    cols = rows if num_columns is None else _int_arg(num_columns, "num_columns")
+    if rows < 0 or cols < 0:
+        raise invalid("MatrixDiagV3", f"num_rows and num_columns must be >= 0, got {rows}, {cols}")
+    npd = _dt.as_dtype(dtype)._np
+    if npd.kind == "O":
+        raise TypeError("tf.eye has no string dtype")
+    m = np.eye(rows, cols, dtype=npd)
     if batch_shape is not None:
         m = np.broadcast_to(m, _shape_arg(batch_shape) + m.shape).copy()
     return Tensor(m)
 
 
 def shape(input, out_type=_dt.int32, name=None):  # noqa: A002
+    out_type = _dt.int32 if out_type is None else out_type
     return Tensor(np.array(read(input)._value.shape, dtype=_dt.as_dtype(out_type)._np))
 
 
@@ -875,4 +1015,4 @@ Tensor.__hash__ = Variable.__hash__ = _TensorLike.__hash__
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in {
     "np", "builtins", "math", "re", "apply", "Op", "STATE", "invalid", "UnimplementedError", "operand", "read", "tf_type_name",
-    "convert_to_tensor", "Tensor", "Variable"}]
+    "convert_to_tensor", "Tensor", "Variable", "TensorShape"}]

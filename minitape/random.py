@@ -29,14 +29,25 @@ def _unchanged():
         _global.update(saved)
 
 
+def _seed(seed):
+    """A seed as TF takes it: None, or an integer (Python, numpy or a scalar integer tensor; a
+    negative one too), as a non-negative Python int for numpy's generators."""
+    if seed is None:
+        return None
+    from .ops import _int_arg
+    return _int_arg(seed, "seed") % 2**63
+
+
 def set_seed(seed):
     """Reset the global seed: all later draws (with or without op seeds) repeat."""
+    seed = _seed(seed)
     _global["seed"] = seed
     _global["rng"] = np.random.default_rng(seed)
     _global["streams"] = {}
 
 
 def _rng(seed):
+    seed = _seed(seed)
     if seed is None:
         return _global["rng"]
     key = (_global["seed"], seed)

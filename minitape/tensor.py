@@ -122,7 +122,8 @@ class _TensorLike:
         raise TypeError(f"{type(self).__name__} is unhashable. Instead, use tensor.ref() as the key.")
 
     def __bool__(self):
-        return bool(self._read_value())
+        v = self._read_value()
+        return bool(v) if v.size else False      # (TF: an empty tensor is False)
 
     def __float__(self):
         return float(self._read_value())
@@ -132,6 +133,8 @@ class _TensorLike:
 
     def __index__(self):
         v = self._read_value()
+        if v.ndim:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
         if v.dtype.kind not in "iu":       # (TF fails inside numpy, with numpy's words)
             raise AttributeError(f"'numpy.{v.dtype.name}' object has no attribute '__index__' "
                                  "(only an integer tensor can be used as an index)")
@@ -377,6 +380,9 @@ def _from_python(value, npd=None):
         arr = np.array(value)
     except ValueError:            # numpy refuses ragged nests ("inhomogeneous shape")
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
+    except RecursionError:        # (a list that holds itself)
+        raise ValueError("Can't convert a Python sequence that contains itself to Tensor.") \
+            from None
     except OverflowError:
         raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.") \
             from None
@@ -411,6 +417,8 @@ def _from_python(value, npd=None):
             return _as_strings(arr)
         raise _unsupported(value)
     want = npd.kind
+    if not arr.size and kind == "f" and isinstance(value, (list, tuple)):
+        return _as_strings(arr) if want == "O" else arr.astype(npd)   # ([] has any dtype)
     if kind in "US":
         if want == "O":
             return _as_strings(arr)
@@ -425,6 +433,10 @@ def _from_numpy(value, npd=None):
     """numpy data: its own dtype, or cast to `npd` (strings only to strings)."""
     kind = value.dtype.kind
     if kind in "USO":
+        if kind == "O" and not all(isinstance(v, (str, bytes)) for v in np.ravel(value)):
+            bad = next(v for v in np.ravel(value) if not isinstance(v, (str, bytes)))
+            raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object "
+                             f"type {type(bad).__name__}).")
         if npd is not None and npd.kind != "O":
             raise _cannot(value, npd)
         return _as_strings(np.asarray(value))
@@ -441,7 +453,13 @@ def _to_numpy(value, dtype=None, pack=True):
     npd = None if dtype is None else _dt.as_dtype(dtype)._np
     if isinstance(value, (np.ndarray, np.generic)):
         return _from_numpy(value, npd)
-    if isinstance(value, (list, tuple)) and any(isinstance(v, _TensorLike) for v in _leaves(value)):
+    try:
+        holds_tensors = isinstance(value, (list, tuple)) and any(
+            isinstance(v, _TensorLike) for v in _leaves(value))
+    except RecursionError:        # (a list that holds itself)
+        raise ValueError("Can't convert a Python sequence that contains itself to Tensor.") \
+            from None
+    if holds_tensors:
         if not pack:
             raise ValueError("tf.constant cannot convert a list that holds tensors: use "
                              "tf.stack (or tf.convert_to_tensor)")

@@ -163,9 +163,22 @@ def test_gradient_shape_mismatch_names_both_shapes():
 
 
 def test_gradient_dtype_mismatch():
-    w = tf.Variable(1.0, name="w")
-    with pytest.raises(InvalidArgumentError, match="float64 gradient to the float32 variable 'w:0'"):
-        SGD(0.1).apply_gradients([(tf.constant(1.0, dtype=tf.float64), w)])
+    # A float64 gradient for a float32 variable is cast, as Keras does (TF 2.21: [0.9, 1.9]);
+    # an integer gradient for a float variable is refused.
+    w = tf.Variable([1.0, 2.0], name="w")
+    SGD(0.1).apply_gradients([(tf.constant([1.0, 1.0], dtype=tf.float64), w)])
+    assert w.dtype == tf.float32 and w.numpy().tolist() == pytest.approx([0.9, 1.9])
+    with pytest.raises(InvalidArgumentError, match="int32 gradient to the float32 variable 'w:0'"):
+        SGD(0.1).apply_gradients([(tf.constant([1, 1]), w)])
+
+
+def test_learning_rate_is_a_python_float():
+    # Keras 3 takes a float (or a schedule), not an int, a numpy int or a tensor (ValueError).
+    for bad in (1, -1, True, np.int64(1), tf.constant(0.1), "fast"):
+        with pytest.raises(ValueError, match="should be float"):
+            SGD(bad)
+    with pytest.raises(ValueError, match="momentum"):
+        SGD(0.1, momentum=np.array(["a"]))
 
 
 def test_not_pairs():

@@ -227,6 +227,9 @@ class Dense(Layer):
         self.bias = None
 
     def _check_input(self, inputs):
+        if not is_tensor(inputs):     # (None, a string, a dict: Keras' words)
+            raise ValueError(f"Inputs to a layer should be tensors. Got '{inputs!r}' (of type "
+                             f"{type(inputs)}) as input for layer '{self.name}'.")
         shape = inputs.shape
         if len(shape) < 2:
             raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '

@@ -77,16 +77,21 @@ def _prepare(y_true, y_pred):
     return y_true, y_pred
 
 
+def _floating(x):
+    """Keras' mean of integers is a float32 mean (ops.mean): int predictions give a float loss."""
+    return x if x._value.dtype.kind in "fc" else o.cast(x, dtypes.float32)
+
+
 def mean_squared_error(y_true, y_pred):
     """mean((y_true - y_pred)**2) over the last axis: one value per example."""
     y_true, y_pred = _prepare(y_true, y_pred)
-    return o.reduce_mean(o.square(y_true - y_pred), axis=-1)
+    return o.reduce_mean(_floating(o.square(y_true - y_pred)), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
     """mean(|y_true - y_pred|) over the last axis: one value per example."""
     y_true, y_pred = _prepare(y_true, y_pred)
-    return o.reduce_mean(o.abs(y_true - y_pred), axis=-1)
+    return o.reduce_mean(_floating(o.abs(y_true - y_pred)), axis=-1)
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):

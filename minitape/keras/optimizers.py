@@ -37,6 +37,11 @@ class Optimizer:
         if clipnorm is not None and global_clipnorm is not None:
             raise ValueError("At most one of `clipnorm` and `global_clipnorm` can be set. "
                              f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}.")
+        if not isinstance(learning_rate, float):      # (Keras 3: a Python float, not 1 or a tensor)
+            raise ValueError("Argument `learning_rate` should be float, or an instance of "
+                             "LearningRateSchedule, or a callable (that takes in the current "
+                             "iteration value and returns the corresponding learning rate value)."
+                             f" Received instead: learning_rate={learning_rate!r}")
         self.name = name
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         with init_scope():
@@ -129,6 +134,8 @@ class Optimizer:
                 return g
         if isinstance(g, (Tensor, Variable)):
             g = convert_to_tensor(g)
+            if g.dtype != var.dtype and g.dtype.is_floating and var.dtype.is_floating:
+                g = cast(g, var.dtype)          # (Keras casts a gradient to its variable's)
             if g.dtype != var.dtype:
                 raise InvalidArgumentError(None, "apply_gradients", f"Cannot apply a "
                                            f"{g.dtype.name} gradient to the {var.dtype.name} "
@@ -166,8 +173,9 @@ class SGD(Optimizer):
     `w += m * v - learning_rate * g` (using the new v)."""
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
-        if not 0 <= momentum <= 1:
-            raise ValueError(f"`momentum` must be between [0, 1]. Received: momentum={momentum}")
+        if not isinstance(momentum, float) or not 0 <= momentum <= 1:   # (Keras: a float)
+            raise ValueError(f"`momentum` must be a float between [0, 1]. Received: "
+                             f"momentum={momentum}")
         super().__init__(learning_rate, name, **kwargs)
         self.momentum, self.nesterov = momentum, nesterov
 
