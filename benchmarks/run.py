@@ -11,13 +11,20 @@ survive a noisy machine; absolute times don't). Before timing, every row's gradi
 checked against the numpy baseline, so no row measures a broken computation. Results go to
 benchmarks/results/ (a markdown table and a bar chart).
 """
+
 import os
 
 # One thread everywhere, set before numpy (or any framework) is imported: the ratios should
 # compare the tapes, not thread pools.
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-             "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "TF_NUM_INTRAOP_THREADS",
-             "TF_NUM_INTEROP_THREADS"):
+for _var in (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "TF_NUM_INTRAOP_THREADS",
+    "TF_NUM_INTEROP_THREADS",
+):
     os.environ[_var] = "1"
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -58,10 +65,12 @@ def load_frameworks():
     """{row name: {workload: make(data) -> step} or a reason string}, in table order."""
     rows = {"numpy (by hand)": W.NUMPY}
     import minitape
+
     rows["minitape eager"] = {k: _bind(f, minitape, _eager) for k, f in W.TF_STYLE.items()}
-    if callable(getattr(minitape, "function", None)):    # (not the module of the same name)
-        rows["minitape.function"] = {k: _bind(f, minitape, minitape.function)
-                                     for k, f in W.TF_STYLE.items()}
+    if callable(getattr(minitape, "function", None)):  # (not the module of the same name)
+        rows["minitape.function"] = {
+            k: _bind(f, minitape, minitape.function) for k, f in W.TF_STYLE.items()
+        }
     else:
         rows["minitape.function"] = NA
     try:
@@ -70,6 +79,7 @@ def load_frameworks():
         rows["HIPS autograd"] = "n/a (not installed)"
     try:
         import torch
+
         torch.set_num_threads(1)
         torch.set_num_interop_threads(1)
         rows[f"PyTorch {torch.__version__.split('+')[0]} eager"] = W.torch_impls()
@@ -77,9 +87,12 @@ def load_frameworks():
         rows["PyTorch eager"] = "n/a (not installed)"
     try:
         import tensorflow as tf
+
         tf.config.threading.set_intra_op_parallelism_threads(1)
         tf.config.threading.set_inter_op_parallelism_threads(1)
-        rows[f"TF {tf.__version__} eager"] = {k: _bind(f, tf, _eager) for k, f in W.TF_STYLE.items()}
+        rows[f"TF {tf.__version__} eager"] = {
+            k: _bind(f, tf, _eager) for k, f in W.TF_STYLE.items()
+        }
         rows["tf.function"] = {k: _bind(f, tf, tf.function) for k, f in W.TF_STYLE.items()}
     except ImportError:
         rows["TF eager"] = rows["tf.function"] = "n/a (not installed)"
@@ -95,7 +108,7 @@ def _bind(f, tf, compile):
 
 
 def to_numpy(x):
-    if hasattr(x, "detach"):            # torch
+    if hasattr(x, "detach"):  # torch
         x = x.detach()
     return np.asarray(x, dtype=np.float64)
 
@@ -106,8 +119,13 @@ def check(name, got, want, rtol):
     assert len(got) == len(want), f"{name}: {len(got)} results, numpy has {len(want)}"
     for i, (g, w) in enumerate(zip(got, want)):
         scale = float(np.max(np.abs(w))) or 1.0
-        np.testing.assert_allclose(g.reshape(w.shape), w, rtol=rtol, atol=rtol * scale,
-                                   err_msg=f"{name}: result {i} differs from numpy")
+        np.testing.assert_allclose(
+            g.reshape(w.shape),
+            w,
+            rtol=rtol,
+            atol=rtol * scale,
+            err_msg=f"{name}: result {i} differs from numpy",
+        )
 
 
 # --- timing -------------------------------------------------------------------------------
@@ -126,7 +144,7 @@ def time_workload(steps, repeats, target):
     samples = {name: [] for name in steps}
     names = list(steps)
     for r in range(repeats):
-        for name in names[r % len(names):] + names[:r % len(names)]:
+        for name in names[r % len(names) :] + names[: r % len(names)]:
             s, n = steps[name], numbers[name]
             t0 = time.perf_counter()
             for _ in range(n):
@@ -136,7 +154,7 @@ def time_workload(steps, repeats, target):
 
 
 def run_workloads(rows, names, repeats, target):
-    results = {}      # (row, workload) -> seconds, or a reason string
+    results = {}  # (row, workload) -> seconds, or a reason string
     for wl in names:
         d = W.data(wl)
         want = W.NUMPY[wl](d)()
@@ -146,7 +164,7 @@ def run_workloads(rows, names, repeats, target):
                 results[row, wl] = impls
                 continue
             step = impls[wl](d)
-            check(f"{row} {wl}", step(), want, TOLERANCE[wl])   # also warms up / traces
+            check(f"{row} {wl}", step(), want, TOLERANCE[wl])  # also warms up / traces
             step()
             steps[row] = step
         print(f"{wl}: gradients agree with numpy for {len(steps)} rows; timing...", flush=True)
@@ -158,12 +176,10 @@ def run_workloads(rows, names, repeats, target):
 
 # --- the extras: import time, memory, the course ------------------------------------------
 def import_time(module, runs=5):
-    code = (f"import time; t = time.perf_counter(); import {module}; "
-            f"print(time.perf_counter() - t)")
+    code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
     times = []
     for _ in range(runs):
-        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                           cwd=ROOT)
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
         if p.returncode != 0:
             return None
         times.append(float(p.stdout.strip().splitlines()[-1]))
@@ -206,12 +222,18 @@ def memory():
 
 
 def course_time():
-    books = [p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts]
+    books = [
+        p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
+    ]
     if not books:
         return "n/a (no notebooks yet)"
     t0 = time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "pytest", "notebooks", "-q", "-p", "no:cacheprovider"],
-                       cwd=ROOT, capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "pytest", "notebooks", "-q", "-p", "no:cacheprovider"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     dt = time.perf_counter() - t0
     last = (p.stdout.strip().splitlines() or ["?"])[-1]
     return f"{dt:.1f} s for {len(books)} notebooks ({last})"
@@ -229,12 +251,18 @@ def time_text(sec):
 
 def markdown(rows, names, results, extras):
     base = next(iter(rows))
-    lines = ["# minitape benchmark results", "",
-             f"{extras['when']} · {extras['machine']} · one thread everywhere.", "",
-             "Time per iteration (forward + gradient, plus the SGD update where the workload has "
-             "one), median over interleaved repeats, and the ratio to numpy by hand in the same "
-             "run. Every row's gradients were checked against numpy before timing.", "",
-             "| | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    lines = [
+        "# minitape benchmark results",
+        "",
+        f"{extras['when']} · {extras['machine']} · one thread everywhere.",
+        "",
+        "Time per iteration (forward + gradient, plus the SGD update where the workload has "
+        "one), median over interleaved repeats, and the ratio to numpy by hand in the same "
+        "run. Every row's gradients were checked against numpy before timing.",
+        "",
+        "| | " + " | ".join(names) + " |",
+        "|---|" + "---|" * len(names),
+    ]
     for row in rows:
         cells = []
         for wl in names:
@@ -250,19 +278,24 @@ def markdown(rows, names, results, extras):
     if na:
         lines += [""] + [f"- {row}: {why}" for row, why in na.items()]
     lines += ["", "Workloads:"] + [f"- {wl}: {DESCRIPTIONS[wl]}" for wl in names]
-    lines += ["", "Notes: W2/W3 use each framework's own SGD (Keras `SGD` for TensorFlow and, "
-              "where it has `keras`, minitape; `assign_sub` by hand otherwise; `torch.optim.SGD`; "
-              "a numpy update for autograd). W3 uses Keras' `MeanSquaredError` where available, "
-              "as the seed does. `function` rows trace the whole iteration (for W3 the whole "
-              "20-step loop) into one graph."]
+    lines += [
+        "",
+        "Notes: W2/W3 use each framework's own SGD (Keras `SGD` for TensorFlow and, "
+        "where it has `keras`, minitape; `assign_sub` by hand otherwise; `torch.optim.SGD`; "
+        "a numpy update for autograd). W3 uses Keras' `MeanSquaredError` where available, "
+        "as the seed does. `function` rows trace the whole iteration (for W3 the whole "
+        "20-step loop) into one graph.",
+    ]
     lines += ["", "## Other measurements", ""] + [f"- {line}" for line in extras["lines"]]
     return "\n".join(lines) + "\n"
 
 
 def chart(rows, names, results, path):
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     base = next(iter(rows))
     shown = [r for r in rows if r != base and not isinstance(rows[r], str)]
     fig, ax = plt.subplots(figsize=(11, 5.5))
@@ -277,7 +310,9 @@ def chart(rows, names, results, path):
                 ys.append(v / results[base, wl])
         ax.bar(xs, ys, width, label=row, color=colors(k))
         for x, y in zip(xs, ys):
-            ax.text(x, y * 1.08, ratio_text(y)[1:], ha="center", va="bottom", fontsize=6.5, rotation=90)
+            ax.text(
+                x, y * 1.08, ratio_text(y)[1:], ha="center", va="bottom", fontsize=6.5, rotation=90
+            )
     ax.axhline(1.0, color="black", lw=1, label="numpy by hand = 1")
     ax.set_yscale("log")
     ax.set_xticks(range(len(names)))
@@ -293,7 +328,9 @@ def chart(rows, names, results, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--only", help="comma-separated workloads (default: all)")
     ap.add_argument("--quick", action="store_true", help="fewer, shorter repeats; no course run")
     ap.add_argument("--no-extras", action="store_true", help="skip import time, memory and course")
@@ -308,21 +345,25 @@ def main():
     results = run_workloads(rows, names, repeats, target)
 
     base = next(iter(rows))
-    extras = {"when": time.strftime("%Y-%m-%d"),
-              "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
-                         f"{platform.python_version()}, numpy {np.__version__}",
-              "lines": []}
+    extras = {
+        "when": time.strftime("%Y-%m-%d"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}, numpy {np.__version__}",
+        "lines": [],
+    }
     mt = results.get(("minitape eager", "W1"))
     if not isinstance(mt, (str, type(None))):
         n_ops = 2 * W.data("W1")["n"]
         extras["lines"].append(
             f"W1, per recorded op (forward + backward): minitape eager {mt / n_ops * 1e6:.2f} µs, "
-            f"numpy by hand {results[base, 'W1'] / n_ops * 1e6:.2f} µs")
+            f"numpy by hand {results[base, 'W1'] / n_ops * 1e6:.2f} µs"
+        )
     if not args.no_extras:
         mi, npi, tfi = import_time("minitape"), import_time("numpy"), import_time("tensorflow")
         extras["lines"].append(
             f"import time (fresh process, median of 5): minitape {mi:.3f} s (numpy alone "
-            f"{npi:.3f} s), tensorflow " + (f"{tfi:.2f} s" if tfi else "n/a (not installed)"))
+            f"{npi:.3f} s), tensorflow " + (f"{tfi:.2f} s" if tfi else "n/a (not installed)")
+        )
         mem = memory()
         if isinstance(mem, str):
             extras["lines"].append(f"memory: {mem}")
@@ -332,9 +373,12 @@ def main():
                 f"memory, W2 training loop with a non-persistent tape: traced Python memory "
                 f"{c1:.2f} MB after 1k steps, {c10:.2f} MB after 10k (peak {p10:.2f} MB); "
                 f"RSS {r1:.1f} MB after 1k, {r10:.1f} MB after 10k: "
-                + ("it does not grow." if c10 <= c1 + 0.1 and r10 <= r1 + 2 else "IT GROWS."))
-        extras["lines"].append("the whole course (pytest notebooks): " +
-                               ("skipped (--quick)" if args.quick else course_time()))
+                + ("it does not grow." if c10 <= c1 + 0.1 and r10 <= r1 + 2 else "IT GROWS.")
+            )
+        extras["lines"].append(
+            "the whole course (pytest notebooks): "
+            + ("skipped (--quick)" if args.quick else course_time())
+        )
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

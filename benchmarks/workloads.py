@@ -9,10 +9,11 @@ minitape and TensorFlow share one implementation per workload, written against `
 the same TF code, run once with `tf = minitape` and once with `tf = tensorflow` (and once
 more under each one's `function`).
 """
+
 import numpy as np
 
 LR_W2 = 0.01
-LR_W3 = 0.1      # the seed's SGD(0.1)
+LR_W3 = 0.1  # the seed's SGD(0.1)
 
 
 # --- shared data --------------------------------------------------------------------------
@@ -24,10 +25,15 @@ def data(name):
         sizes = [10, 32, 32, 1]
         params = []
         for m, n in zip(sizes[:-1], sizes[1:]):
-            params += [(rng.standard_normal((m, n)) / np.sqrt(m)).astype(np.float32),
-                       (0.1 * rng.standard_normal(n)).astype(np.float32)]
-        return {"x": rng.standard_normal((64, 10)).astype(np.float32),
-                "y": rng.standard_normal((64, 1)).astype(np.float32), "params": params}
+            params += [
+                (rng.standard_normal((m, n)) / np.sqrt(m)).astype(np.float32),
+                (0.1 * rng.standard_normal(n)).astype(np.float32),
+            ]
+        return {
+            "x": rng.standard_normal((64, 10)).astype(np.float32),
+            "y": rng.standard_normal((64, 1)).astype(np.float32),
+            "params": params,
+        }
     if name == "W3":
         x = np.linspace(-1, 1, 100)
         y = 2 * x + rng.standard_normal(x.shape) * 0.33 + 10
@@ -39,11 +45,13 @@ def data(name):
         # the C library instead of the tapes
         return {"x": rng.uniform(0.5, 2.0, 1000)}
     if name == "W5b":
-        return {"x": rng.standard_normal((64, 2)).astype(np.float32),
-                "W1": (rng.standard_normal((2, 64)) / np.sqrt(2)).astype(np.float32),
-                "b1": (0.1 * rng.standard_normal(64)).astype(np.float32),
-                "W2": (rng.standard_normal((64, 1)) / 8).astype(np.float32),
-                "b2": np.zeros(1, np.float32)}
+        return {
+            "x": rng.standard_normal((64, 2)).astype(np.float32),
+            "W1": (rng.standard_normal((2, 64)) / np.sqrt(2)).astype(np.float32),
+            "b1": (0.1 * rng.standard_normal(64)).astype(np.float32),
+            "W2": (rng.standard_normal((64, 1)) / 8).astype(np.float32),
+            "b2": np.zeros(1, np.float32),
+        }
     raise KeyError(name)
 
 
@@ -54,7 +62,7 @@ def w1_numpy(d):
     def step():
         ys = [x0]
         y = x0
-        for _ in range(n):            # forward, keeping what the backward pass needs
+        for _ in range(n):  # forward, keeping what the backward pass needs
             y = y * w + b
             ys.append(y)
         g, gw, gb = np.float64(1.0), np.float64(0.0), np.float64(0.0)
@@ -63,6 +71,7 @@ def w1_numpy(d):
             gb = gb + g
             g = g * w
         return [gw, gb]
+
     return step
 
 
@@ -91,6 +100,7 @@ def w2_numpy(d):
         for p, g in zip(params, grads):
             p -= lr * g
         return grads
+
     return step
 
 
@@ -106,6 +116,7 @@ def w3_numpy(d):
             w = w - lr * np.sum(gr * x)
             b = b - lr * np.sum(gr)
         return [w, b]
+
     return step
 
 
@@ -115,10 +126,11 @@ def w4_numpy(d):
     def step():
         T = np.tanh(A @ B)
         np.sum(T @ C)
-        g = np.ones((A.shape[0], C.shape[1]))     # d sum / d (T @ C)
+        g = np.ones((A.shape[0], C.shape[1]))  # d sum / d (T @ C)
         gT, gC = g @ C.T, T.T @ g
         gH = gT * (1 - T * T)
         return [gH @ B.T, A.T @ gH, gC]
+
     return step
 
 
@@ -126,9 +138,10 @@ def w5a_numpy(d):
     x = d["x"]
 
     def step():
-        np.sum(x ** 3)
-        3 * x ** 2                # the first derivative, as the inner tape computes it
+        np.sum(x**3)
+        3 * x**2  # the first derivative, as the inner tape computes it
         return [6 * x]
+
     return step
 
 
@@ -140,7 +153,7 @@ def w5b_numpy(d):
         h = np.tanh(x @ W1 + b1)
         h @ W2 + b2
         dh = 1 - h * h
-        gz = np.broadcast_to(W2.T, h.shape) * dh       # d critic / d z, per example
+        gz = np.broadcast_to(W2.T, h.shape) * dh  # d critic / d z, per example
         gx = gz @ W1.T
         norm = np.sqrt(np.sum(gx * gx, axis=-1))
         np.mean((norm - 1) ** 2)
@@ -150,15 +163,22 @@ def w5b_numpy(d):
         gW1 = ggx.T @ gz
         ggz = ggx @ W1
         gW2 = np.sum(ggz * dh, axis=0)[:, None]
-        gz_h = ggz * np.broadcast_to(W2.T, h.shape) * (-2 * h)   # through 1 - h^2
-        gpre = gz_h * dh                                        # through tanh
+        gz_h = ggz * np.broadcast_to(W2.T, h.shape) * (-2 * h)  # through 1 - h^2
+        gpre = gz_h * dh  # through tanh
         gW1 = gW1 + x.T @ gpre
         return [gW1, np.sum(gpre, axis=0), gW2]
+
     return step
 
 
-NUMPY = {"W1": w1_numpy, "W2": w2_numpy, "W3": w3_numpy, "W4": w4_numpy,
-         "W5a": w5a_numpy, "W5b": w5b_numpy}
+NUMPY = {
+    "W1": w1_numpy,
+    "W2": w2_numpy,
+    "W3": w3_numpy,
+    "W4": w4_numpy,
+    "W5a": w5a_numpy,
+    "W5b": w5b_numpy,
+}
 
 
 # --- minitape and TensorFlow: one TF program each -----------------------------------------
@@ -191,6 +211,7 @@ def w1_tf(tf, compile, d):
             for _ in range(n):
                 y = y * w + b
         return tape.gradient(y, [w, b])
+
     return step
 
 
@@ -210,6 +231,7 @@ def w2_tf(tf, compile, d):
         grads = tape.gradient(loss, params)
         _apply(opt, LR_W2, grads, params)
         return grads
+
     return step
 
 
@@ -220,8 +242,11 @@ def w3_tf(tf, compile, d):
     b = tf.Variable(1.0)
     opt = _sgd(tf, LR_W3)
     keras = getattr(tf, "keras", None)
-    mse = keras.losses.MeanSquaredError() if keras is not None else (
-        lambda y_true, y_pred: tf.reduce_mean(tf.square(y_true - y_pred)))
+    mse = (
+        keras.losses.MeanSquaredError()
+        if keras is not None
+        else (lambda y_true, y_pred: tf.reduce_mean(tf.square(y_true - y_pred)))
+    )
 
     @compile
     def train():
@@ -237,6 +262,7 @@ def w3_tf(tf, compile, d):
         b.assign(1.0)
         train()
         return [w.numpy(), b.numpy()]
+
     return step
 
 
@@ -248,6 +274,7 @@ def w4_tf(tf, compile, d):
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum(tf.matmul(tf.tanh(tf.matmul(A, B)), C))
         return tape.gradient(loss, [A, B, C])
+
     return step
 
 
@@ -262,9 +289,10 @@ def w5a_tf(tf, compile, d):
             outer.watch(x)
             with tf.GradientTape() as inner:
                 inner.watch(x)
-                y = tf.reduce_sum(x ** 3)
+                y = tf.reduce_sum(x**3)
             dy_dx = inner.gradient(y, x)
         return [outer.gradient(dy_dx, x)]
+
     return step
 
 
@@ -283,8 +311,9 @@ def w5b_tf(tf, compile, d):
                 predictions = critic(interpolated)
             grads = tape.gradient(predictions, interpolated)
             grad_norm = tf.sqrt(tf.reduce_sum(tf.square(grads), axis=-1))
-            gp_loss = tf.reduce_mean((grad_norm - 1.) ** 2)
+            gp_loss = tf.reduce_mean((grad_norm - 1.0) ** 2)
         return outer.gradient(gp_loss, [W1, b1, W2])
+
     return step
 
 
@@ -304,6 +333,7 @@ def autograd_impls():
             for _ in range(n):
                 y = y * w + b
             return y
+
         g = autograd.grad(f, argnum=(0, 1))
         w, b = np.float64(d["w"]), np.float64(d["b"])
         return lambda: list(g(w, b))
@@ -317,12 +347,14 @@ def autograd_impls():
             h = anp.tanh(anp.dot(x, W1) + b1)
             h = anp.tanh(anp.dot(h, W2) + b2)
             return anp.mean(anp.square(anp.dot(h, W3) + b3 - y))
+
         g = autograd.grad(loss)
 
         def step():
             grads = g(params)
             params[:] = [p - np.float32(LR_W2) * gp for p, gp in zip(params, grads)]
             return grads
+
         return step
 
     def w3(d):
@@ -336,15 +368,17 @@ def autograd_impls():
                 gw, gb = g(w, b)
                 w, b = w - lr * gw, b - lr * gb
             return [w, b]
+
         return step
 
     def w4(d):
-        g = autograd.grad(lambda A, B, C: anp.sum(anp.dot(anp.tanh(anp.dot(A, B)), C)),
-                          argnum=(0, 1, 2))
+        g = autograd.grad(
+            lambda A, B, C: anp.sum(anp.dot(anp.tanh(anp.dot(A, B)), C)), argnum=(0, 1, 2)
+        )
         return lambda: list(g(d["A"], d["B"], d["C"]))
 
     def w5a(d):
-        g2 = autograd.grad(lambda x: anp.sum(autograd.grad(lambda x: anp.sum(x ** 3))(x)))
+        g2 = autograd.grad(lambda x: anp.sum(autograd.grad(lambda x: anp.sum(x**3))(x)))
         return lambda: [g2(d["x"])]
 
     def w5b(d):
@@ -354,7 +388,8 @@ def autograd_impls():
             critic = lambda x: anp.dot(anp.tanh(anp.dot(x, W1) + b1), W2) + b2  # noqa: E731
             grads = autograd.elementwise_grad(lambda x: critic(x))(x)
             norm = anp.sqrt(anp.sum(anp.square(grads), axis=-1))
-            return anp.mean((norm - 1.) ** 2)
+            return anp.mean((norm - 1.0) ** 2)
+
         g = autograd.grad(gp, argnum=(0, 1, 2))
         return lambda: list(g(d["W1"], d["b1"], d["W2"]))
 
@@ -377,6 +412,7 @@ def torch_impls():
             for _ in range(n):
                 y = y * w + b
             return list(torch.autograd.grad(y, [w, b]))
+
         return step
 
     def w2(d):
@@ -391,9 +427,10 @@ def torch_impls():
             h = torch.tanh(h @ W2 + b2)
             loss = torch.mean(torch.square(h @ W3 + b3 - y))
             loss.backward()
-            grads = [p.grad.clone() for p in params]   # returned for the check
+            grads = [p.grad.clone() for p in params]  # returned for the check
             opt.step()
             return grads
+
         return step
 
     def w3(d):
@@ -412,6 +449,7 @@ def torch_impls():
                 loss.backward()
                 opt.step()
             return [w.detach().clone(), b.detach().clone()]
+
         return step
 
     def w4(d):
@@ -422,9 +460,10 @@ def torch_impls():
         x = t(d["x"])
 
         def step():
-            y = torch.sum(x ** 3)
+            y = torch.sum(x**3)
             (g,) = torch.autograd.grad(y, x, create_graph=True)
             return list(torch.autograd.grad(g, x, grad_outputs=torch.ones_like(g)))
+
         return step
 
     def w5b(d):
@@ -434,8 +473,9 @@ def torch_impls():
         def step():
             out = torch.tanh(x @ W1 + b1) @ W2 + b2
             (g,) = torch.autograd.grad(out, x, grad_outputs=torch.ones_like(out), create_graph=True)
-            gp = torch.mean((torch.sqrt(torch.sum(g * g, dim=-1)) - 1.) ** 2)
+            gp = torch.mean((torch.sqrt(torch.sum(g * g, dim=-1)) - 1.0) ** 2)
             return list(torch.autograd.grad(gp, [W1, b1, W2]))
+
         return step
 
     return {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5a": w5a, "W5b": w5b}
