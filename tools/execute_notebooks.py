@@ -189,6 +189,12 @@ def execute(path):
 
 
 def main(argv):
+    if any(a.startswith("-") for a in argv) or any(not Path(a).is_file() for a in argv):
+        print(__doc__.split("\n\n")[1], file=sys.stderr)  # (the usage lines)
+        missing = [a for a in argv if not a.startswith("-") and not Path(a).is_file()]
+        if missing:
+            print(f"no such notebook: {', '.join(missing)}", file=sys.stderr)
+        return 2
     if argv:
         paths = [Path(a).resolve() for a in argv]
     else:
