@@ -22,7 +22,7 @@ BINDER_REQUIREMENTS = ROOT / "binder" / "requirements.txt"
 BINDER_RUNTIME = ROOT / "binder" / "runtime.txt"
 
 # In requirements.txt for the test suite only; Binder has no use for them.
-TEST_ONLY = {"pytest", "nbval", "playwright", "ruff"}   # (ruff: the linter of `make test`)
+TEST_ONLY = {"pytest", "nbval", "playwright", "ruff", "hypothesis"}   # (ruff: the linter of `make test`)
 
 NOTEBOOKS = sorted(
     p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts

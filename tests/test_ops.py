@@ -187,3 +187,106 @@ def test_import_installs_the_filter_for_learners():
 def test_learners_own_numpy_warnings_are_untouched(runtime_warnings_are_errors):
     with pytest.raises(RuntimeWarning):
         np.float32(3e38) * np.float32(10.0)
+
+
+# --- issue 15: bad input ends in TF's error class (as TF 2.21 raises it), never minitape's
+# insides, never a silent answer. The classes are TF's, recorded by tests/fuzz/record.py.
+_I32 = lambda: tf.constant([1, 2])  # noqa: E731
+ISSUE_15_REFUSED = {
+    "unstack axis 2": (lambda: tf.unstack(tf.ones([2, 3]), axis=2), ValueError),
+    "unstack scalar": (lambda: tf.unstack(tf.constant(1.0)), ValueError),
+    "concat scalars": (lambda: tf.concat([tf.constant(1.0), tf.constant(2.0)], 0),
+                       InvalidArgumentError),
+    "concat with None": (lambda: tf.concat([tf.ones([2]), None], 0), ValueError),
+    "range delta 0": (lambda: tf.range(5, delta=0), InvalidArgumentError),
+    "range(-2)": (lambda: tf.range(-2), InvalidArgumentError),
+    "transpose scalar perm": (lambda: tf.transpose(tf.constant(1.0), perm=[5]),
+                              InvalidArgumentError),
+    "perm of floats": (lambda: tf.transpose(tf.ones([2, 3]), perm=[1.5, 0]),
+                       InvalidArgumentError),
+    "perm out of range": (lambda: tf.transpose(tf.ones([2, 3]), perm=[2, 3]),
+                          InvalidArgumentError),
+    "linspace axis 5": (lambda: tf.linspace(0.0, 1.0, 5, axis=5), InvalidArgumentError),
+    "int64 * 2**70": (lambda: tf.constant([1, 2], dtype=tf.int64) * 2**70, ValueError),
+    "argmin axis 2**70": (lambda: tf.argmin(tf.ones([2, 3]), axis=2**70), ValueError),
+    "argmin axis inf": (lambda: tf.argmin(tf.ones([2, 3]), axis=float("inf")), TypeError),
+    "constant shape with str": (lambda: tf.constant(1.0, shape=(1, "a")), TypeError),
+    "str variable assign_sub": (lambda: tf.Variable("abc").assign_sub([1.0]), TypeError),
+    "str variable assign 2**31": (lambda: tf.Variable("abc").assign(2**31), TypeError),
+    "cast to unicode": (lambda: tf.cast(_I32(), np.dtype("<U3")), tf.errors.UnimplementedError),
+    "cast to string": (lambda: tf.cast(tf.ones([2]), tf.string), tf.errors.UnimplementedError),
+    "add None": (lambda: tf.add(tf.ones([2]), None), ValueError),
+    "stack with None": (lambda: tf.stack([1.0, None]), ValueError),
+    "np int64 + float list": (lambda: tf.add(np.int64(3), [1.5, 2.5]), InvalidArgumentError),
+    "zeros float shape": (lambda: tf.zeros([2.7, 1]), TypeError),
+    "reshape float shape": (lambda: tf.reshape(tf.ones([6]), [2.0, 3.0]), InvalidArgumentError),
+    "expand_dims 1.5": (lambda: tf.expand_dims(tf.ones([2]), 1.5), TypeError),
+    "eye 2.5": (lambda: tf.eye(2.5), TypeError),
+    "logical_and of ints": (lambda: tf.logical_and(_I32(), _I32()), InvalidArgumentError),
+    "is_nan of ints": (lambda: tf.math.is_nan(_I32()), InvalidArgumentError),
+    "square(True)": (lambda: tf.square(True), InvalidArgumentError),
+    "round(True)": (lambda: tf.round(True), InvalidArgumentError),
+    "negative uint8": (lambda: tf.negative(tf.constant([1, 2], dtype=tf.uint8)),
+                       InvalidArgumentError),
+    "reduce axis '0'": (lambda: tf.reduce_sum(tf.ones([2, 3]), axis="0"), InvalidArgumentError),
+    "reduce axis [0.5]": (lambda: tf.reduce_sum(tf.ones([2, 3]), axis=[0.5]),
+                          InvalidArgumentError),
+    "reduce axis [0, 0]": (lambda: tf.reduce_sum(tf.ones([2, 3]), axis=[0, 0]),
+                           InvalidArgumentError),
+    "argmax output float32": (lambda: tf.argmax(tf.ones([2, 3]), output_type=tf.float32),
+                              InvalidArgumentError),
+    "ones dtype None": (lambda: tf.ones([2], dtype=None), TypeError),
+    "cast to None": (lambda: tf.cast(tf.ones([2]), None), TypeError),
+    "assign_add broadcast": (lambda: tf.Variable([1.0, 2.0, 3.0]).assign_add(2.5),
+                             InvalidArgumentError),
+    "fill non-scalar": (lambda: tf.fill([2], [1.0, 2.0]), InvalidArgumentError),
+    "truediv int32 int64": (lambda: tf.truediv(_I32(), tf.constant([1, 2], dtype=tf.int64)),
+                            TypeError),
+    "where int condition": (lambda: tf.where(tf.constant([1, 0]), 1.0, 2.0), InvalidArgumentError),
+    "Dense(None)": (lambda: tf.keras.layers.Dense(3)(None), ValueError),
+    "Dense(str)": (lambda: tf.keras.layers.Dense(3)("abc"), ValueError),
+    "Dense(dict)": (lambda: tf.keras.layers.Dense(3)({"a": 1.0}), ValueError),
+    "SGD momentum str array": (lambda: tf.keras.optimizers.SGD(momentum=np.array(["a"])),
+                               ValueError),
+    "object array": (lambda: tf.constant(np.array([1, "a", None], dtype=object)), ValueError),
+}
+
+
+def _self_referential():
+    x = [1.0]
+    x.append(x)
+    return tf.constant(x)
+
+
+ISSUE_15_REFUSED["self-referential list"] = (_self_referential, ValueError)
+
+
+@pytest.mark.parametrize("name", sorted(ISSUE_15_REFUSED))
+def test_issue_15_bad_input_is_refused_with_tf_class(name):
+    fn, cls = ISSUE_15_REFUSED[name]
+    with pytest.raises(Exception) as info:
+        fn()
+    assert type(info.value) is cls, f"{name}: {type(info.value).__name__}: {info.value}"
+
+
+def test_issue_15_what_tf_accepts():
+    # Values by hand (and as TF 2.21 gives them, tests/fuzz/record.json).
+    assert tf.constant([[1.0, 2.0], [3.0, 4.0]])[[0, 0]].numpy() == 1.0     # a list is a tuple
+    got = tf.keras.losses.mse(tf.constant([1.0, 2.0]), tf.constant([2, 2]))
+    assert got.dtype == tf.float32 and got.numpy() == 0.5          # ((1-2)^2 + 0) / 2, as a float
+    assert tf.as_dtype(float) == tf.float32 and tf.constant(1, dtype="float").dtype == tf.float32
+    assert tf.clip_by_value(tf.constant([-1.0, 0.5, 2.0]), 0.0, -np.inf).numpy().tolist() == [0, 0, 0]
+    assert tf.constant(["a"]).dtype.name == "string"
+    assert tf.reduce_max(tf.zeros([0])).numpy() == -np.inf
+    assert tf.reduce_min(tf.zeros([0])).numpy() == np.inf
+    assert bool(tf.zeros([0])) is False
+    assert tf.constant("abc").numpy() == b"abc" and tf.Variable("abc").numpy() == b"abc"
+    assert tf.rank(b"xy").numpy() == 0
+    assert tf.stack([]).dtype == tf.float32 and tf.stack([]).shape == (0,)
+    assert tf.concat(tf.constant(1.5), 0).numpy() == 1.5            # one value: returned as is
+    assert tf.range(tf.constant(3, dtype=tf.int64)).dtype == tf.int64
+    assert tf.as_dtype(3) == tf.int32 and int(tf.bool) == 10        # TF's DataType enum
+    tf.random.set_seed(tf.constant(3))
+    tf.random.set_seed(-3)
+    assert tf.random.uniform([2], seed=tf.constant(3)).shape == (2,)
+    assert tf.fill(2, 1.5).numpy().tolist() == [1.5, 1.5]           # a scalar dims, as TF
