@@ -390,16 +390,15 @@ def add(x, y, name=None):
     As TF's `+`: the first tensor's dtype is only a *hint* for Python data on the other side,
     so `int_tensor + 1.5` converts 1.5 to float32 and then fails in AddV2 (where `*`, `-`, ...
     fail to convert), and `tf.add(1.5, float64_tensor)` converts 1.5 on its own."""
-    if type(x) is not Tensor or type(y) is not Tensor or y._value.dtype is not x._value.dtype:
+    if type(x) is not Tensor:
         x = read(x)
-        if x._value.dtype.kind not in _NUMBERS + "O":
-            _refuse("AddV2", x, _NUMBERS)
-        y = operand(y, x, "AddV2", hint=True)
     kind = x._value.dtype.kind
     if kind not in _NUMBERS:
-        if kind == "O":
-            return apply(StringAdd, x, y)
-        _refuse("AddV2", x, _NUMBERS)
+        if kind != "O":
+            _refuse("AddV2", x, _NUMBERS)
+        return apply(StringAdd, x, operand(y, x, "AddV2", hint=True))
+    if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
+        y = operand(y, x, "AddV2", hint=True)
     return apply(Add, x, y)
 
 

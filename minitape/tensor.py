@@ -235,8 +235,13 @@ class Variable(_TensorLike):
         """The current value as a new tensor (each read is a tensor of its own, as TF's
         ReadVariableOp), telling every active tape and trace that we were read."""
         read = Tensor(self._snap._value)
+        vid = self._id
         for tape in STATE.tapes:
-            tape._variable_read(self, read)
+            if vid not in tape._variables:     # a first read: the tape may start watching us
+                tape._variable_read(self, read)
+            elif vid in tape._watched:         # watched: this read leads back to us
+                tape._watched.add(read._id)
+                tape._reads[read._id] = vid
         tracer = STATE.tracer
         if tracer is not None:
             tracer.variable_read(self, read)
