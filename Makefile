@@ -34,7 +34,9 @@ lab: $(STAMP) ## open the course in JupyterLab (notebooks/00_index.ipynb)
 # time with another OpenBLAS kernel forced (x86-64 only: elsewhere the variable means nothing).
 OTHER_BLAS := $(if $(filter x86_64 amd64,$(shell uname -m)),OPENBLAS_CORETYPE=Prescott)
 
-test: $(STAMP) ## run every test: unit tests, notebooks (nbval, twice on x86-64), Binder env, browser
+test: $(STAMP) ## lint (ruff, fast, first), then every test: unit, notebooks (nbval, twice on x86-64), Binder, browser
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/python -m pytest
 	$(if $(OTHER_BLAS),$(OTHER_BLAS) $(BIN)/python -m pytest -p no:cacheprovider notebooks)
 

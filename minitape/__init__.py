@@ -11,22 +11,56 @@ Where things are: `tensor.py` (Tensor, Variable, dtype rules), `tape.py` (record
 backward walk), `ops.py` (the operations), `grads.py` (one table of gradient rules),
 `testing.py` (`check_grads`, a finite-difference checker).
 """
+
 from . import dtypes, errors, nest  # noqa: F401
-from .dtypes import (DType, as_dtype, bool, double, float16, float32, float64, half, int8,  # noqa: F401
-                     int16, int32, int64, string, uint8)
+from .dtypes import (
+    DType,
+    as_dtype,
+    bool,
+    double,
+    float16,
+    float32,
+    float64,
+    half,
+    int8,  # noqa: F401
+    int16,
+    int32,
+    int64,
+    string,
+    uint8,
+)
 from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor  # noqa: F401
 from .tape import GradientTape, UnconnectedGradients  # noqa: F401
 from .custom_gradient import custom_gradient  # noqa: F401
 from .ops import *  # noqa: F401,F403
 from .ops import abs, pow, range, round  # noqa: F401  (TF's names, shadowing builtins on purpose)
-from .array_ops import (argmax, argmin, argsort, einsum, gather, one_hot, repeat, sort,  # noqa: F401
-                        split, tile)
+from .array_ops import (
+    argmax,
+    argmin,
+    argsort,
+    einsum,
+    gather,
+    one_hot,
+    repeat,
+    sort,  # noqa: F401
+    split,
+    tile,
+)
 from .nn_ops import reduce_logsumexp  # noqa: F401
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
 from . import debugging, linalg, math, nn, random  # noqa: F401
 from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
-from .control_flow import (case, cond, foldl, foldr, get_static_value, map_fn, scan,  # noqa: F401
-                           vectorized_map, while_loop)
+from .control_flow import (
+    case,
+    cond,
+    foldl,
+    foldr,
+    get_static_value,
+    map_fn,
+    scan,  # noqa: F401
+    vectorized_map,
+    while_loop,
+)
 from .recompute import grad_pass_through, recompute_grad  # noqa: F401
 from . import autodiff, test  # noqa: F401
 from .function import function, init_scope  # noqa: F401

@@ -8,6 +8,7 @@ built from other ops instead, as TF builds them: `repeat` is a gather with repea
 `split` takes slices, `sort` gathers with `argsort`'s indices, so they need no rule of their
 own.
 """
+
 import builtins
 import math
 import string
@@ -20,8 +21,19 @@ from .ops import _int_arg, _op, transpose
 from .tape import apply
 from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
 
-__all__ = ["gather", "embedding_lookup", "one_hot", "tile", "repeat", "split", "sort", "argsort",
-           "argmax", "argmin", "einsum"]
+__all__ = [
+    "gather",
+    "embedding_lookup",
+    "one_hot",
+    "tile",
+    "repeat",
+    "split",
+    "sort",
+    "argsort",
+    "argmax",
+    "argmin",
+    "einsum",
+]
 
 _INDEX_KINDS = "iu"
 
@@ -29,11 +41,14 @@ _INDEX_KINDS = "iu"
 def _int_tensor(x, op_name, attr, allowed="int16, int32, int64"):
     """An index argument as an integer tensor (TF: any other dtype is refused by the op)."""
     if isinstance(x, (list, tuple)) and not x:
-        x = np.zeros(0, np.int32)               # (an empty list: no multiples, no indices)
+        x = np.zeros(0, np.int32)  # (an empty list: no multiples, no indices)
     t = read(x) if isinstance(x, _TensorLike) else convert_to_tensor(x, dtype_hint=_dt.int32)
     if t._value.dtype.kind not in _INDEX_KINDS:
-        raise invalid(op_name, f"Value for attr '{attr}' of {tf_type_name(t._value.dtype)} is "
-                               f"not in the list of allowed values: {allowed}")
+        raise invalid(
+            op_name,
+            f"Value for attr '{attr}' of {tf_type_name(t._value.dtype)} is "
+            f"not in the list of allowed values: {allowed}",
+        )
     return t
 
 
@@ -41,8 +56,12 @@ def _int_tensor(x, op_name, attr, allowed="int16, int32, int64"):
 def _gather_parts(shape, ishape, axis, batch_dims):
     """(batch size, elements before the axis, elements after it, index count per batch)."""
     bsize = math.prod(shape[:batch_dims])
-    return bsize, math.prod(shape[batch_dims:axis]), math.prod(shape[axis + 1:]), \
-        math.prod(ishape[batch_dims:])
+    return (
+        bsize,
+        math.prod(shape[batch_dims:axis]),
+        math.prod(shape[axis + 1 :]),
+        math.prod(ishape[batch_dims:]),
+    )
 
 
 def _gather(params, indices, axis, batch_dims):
@@ -51,8 +70,8 @@ def _gather(params, indices, axis, batch_dims):
     shape, ishape = params.shape, indices.shape
     b, p, q, k = _gather_parts(shape, ishape, axis, batch_dims)
     view = params.reshape(b, p, shape[axis], q)
-    picked = view[np.arange(b)[:, None], :, indices.reshape(b, k)]     # (b, k, p, q)
-    out_shape = shape[:axis] + ishape[batch_dims:] + shape[axis + 1:]
+    picked = view[np.arange(b)[:, None], :, indices.reshape(b, k)]  # (b, k, p, q)
+    out_shape = shape[:axis] + ishape[batch_dims:] + shape[axis + 1 :]
     return picked.transpose(0, 2, 1, 3).reshape(out_shape)
 
 
@@ -62,13 +81,13 @@ def _gather_grad(g, indices, shape, axis, batch_dims):
     ishape = indices.shape
     b, p, q, k = _gather_parts(shape, ishape, axis, batch_dims)
     out = np.zeros((b, p, shape[axis], q), dtype=g.dtype)
-    parts = g.reshape(b, p, k, q).transpose(0, 2, 1, 3)                 # (b, k, p, q)
+    parts = g.reshape(b, p, k, q).transpose(0, 2, 1, 3)  # (b, k, p, q)
     np.add.at(out, (np.arange(b)[:, None], slice(None), indices.reshape(b, k)), parts)
     return out.reshape(shape)
 
 
 Gather = _op("GatherV2", _gather)
-GatherGrad = _op("GatherGrad", _gather_grad)     # itself differentiable: its VJP is a gather
+GatherGrad = _op("GatherGrad", _gather_grad)  # itself differentiable: its VJP is a gather
 
 
 def _index_error(op_name, indices, bound):
@@ -93,15 +112,19 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     if a < 0:
         a += pnd
     if not 0 <= b <= ind:
-        raise invalid("GatherV2", f"Expected batch_dims in the range [{-ind}, {ind}], but got "
-                                  f"{batch_dims}")
+        raise invalid(
+            "GatherV2", f"Expected batch_dims in the range [{-ind}, {ind}], but got {batch_dims}"
+        )
     if not b <= a < pnd:
         if a >= pnd or a < 0:
             raise invalid("GatherV2", f"Shape must be at least rank {a + 1} but is rank {pnd}")
         raise invalid("GatherV2", f"batch_dims ({b}) must be less than or equal to axis ({a}).")
     if p._value.shape[:b] != i._value.shape[:b]:
-        raise invalid("GatherV2", f"params.shape[:{b}] {list(p._value.shape[:b])} must equal "
-                                  f"indices.shape[:{b}] {list(i._value.shape[:b])}")
+        raise invalid(
+            "GatherV2",
+            f"params.shape[:{b}] {list(p._value.shape[:b])} must equal "
+            f"indices.shape[:{b}] {list(i._value.shape[:b])}",
+        )
     n = p._value.shape[a]
     iv = i._value
     if iv.size and (iv.min() < 0 or iv.max() >= n):
@@ -116,6 +139,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     it is longer."""
     if isinstance(params, (list, tuple)):
         from .ops import concat
+
         tables = [read(t) for t in params]
         table = tables[0] if len(tables) == 1 else concat(tables, axis=0)
     else:
@@ -124,13 +148,14 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     if max_norm is None:
         return rows
     from .clip_ops import clip_by_norm
+
     axes = list(builtins.range(read(ids)._value.ndim, rows._value.ndim))
     return clip_by_norm(rows, max_norm, axes=axes)
 
 
 # --- one_hot --------------------------------------------------------------------------------
 def _one_hot(indices, on, off, depth, axis):
-    hot = indices[..., None] == np.arange(depth)         # out of [0, depth): a row of off
+    hot = indices[..., None] == np.arange(depth)  # out of [0, depth): a row of off
     out = np.where(hot, on, off).astype(np.result_type(on))
     return out if axis == -1 else np.moveaxis(out, -1, axis)
 
@@ -163,15 +188,17 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     on = values["on_value"] if "on_value" in values else convert_to_tensor(1, dtype=want)
     off = values["off_value"] if "off_value" in values else convert_to_tensor(0, dtype=want)
     if on.dtype != off.dtype:
-        raise TypeError(f"dtype {on.dtype!r} of on_value does not match dtype {off.dtype!r} of "
-                        "off_value")
+        raise TypeError(
+            f"dtype {on.dtype!r} of on_value does not match dtype {off.dtype!r} of off_value"
+        )
     if depth < 0:
         raise invalid("OneHot", f"depth must be non-negative, got: {depth}")
     nd = i._value.ndim + 1
     axis = -1 if axis is None else int(axis)
     if axis != -1 and not 0 <= axis < nd:
-        raise invalid("OneHot", f"Expected axis to be -1 or between [0, {nd}).  But received: "
-                                f"{axis}")
+        raise invalid(
+            "OneHot", f"Expected axis to be -1 or between [0, {nd}).  But received: {axis}"
+        )
     return apply(OneHot, i, on, off, depth=depth, axis=axis)
 
 
@@ -186,8 +213,10 @@ def tile(input, multiples, name=None):  # noqa: A002
     m = _int_tensor(multiples, "Tile", "Tmultiples", "int32, int64")._value.reshape(-1).tolist()
     nd = t._value.ndim
     if len(m) != nd:
-        raise invalid("Tile", f"Expected multiples argument to be a vector of length {nd} but "
-                              f"got length {len(m)}")
+        raise invalid(
+            "Tile",
+            f"Expected multiples argument to be a vector of length {nd} but got length {len(m)}",
+        )
     for k, v in enumerate(m):
         if v < 0:
             raise invalid("Tile", f"Expected multiples[{k}] >= 0, but got {v}")
@@ -200,11 +229,14 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     input is flattened first. A gather with repeated indices, so its gradient adds up the
     copies."""
     from .ops import reshape
+
     t = read(input)
     r = read(repeats)
     if r._value.dtype.kind not in _INDEX_KINDS:
-        raise TypeError(f"Argument `tensor` (name: repeats) must be of type integer. Received "
-                        f"`tensor` = {repeats!r} of dtype: {r.dtype!r}")
+        raise TypeError(
+            f"Argument `tensor` (name: repeats) must be of type integer. Received "
+            f"`tensor` = {repeats!r} of dtype: {r.dtype!r}"
+        )
     if r._value.ndim > 1:
         raise ValueError(f"Shape {tuple(r._value.shape)} must have rank at most 1")
     if axis is None:
@@ -234,23 +266,30 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
         sizes = read(sizes)._value
         sizes = int(sizes) if sizes.ndim == 0 else sizes.tolist()
     if isinstance(sizes, (float, np.floating)):
-        raise ValueError("Rank-0 tensors are not supported as the num_or_size_splits argument "
-                         f"to split. Argument provided: {num_or_size_splits}")
+        raise ValueError(
+            "Rank-0 tensors are not supported as the num_or_size_splits argument "
+            f"to split. Argument provided: {num_or_size_splits}"
+        )
     op_name = "Split" if isinstance(sizes, (int, np.integer)) else "SplitV"
     if not -nd <= axis < nd:
-        raise invalid(op_name, f"-input rank(-{nd}) <= split_dim < input rank ({nd}), but got "
-                               f"{axis}")
+        raise invalid(
+            op_name, f"-input rank(-{nd}) <= split_dim < input rank ({nd}), but got {axis}"
+        )
     axis %= nd
     total = t._value.shape[axis]
     if op_name == "Split":
         count = int(sizes)
         if count < 1:
-            raise invalid("Split", f"Value for attr 'num_split' of {count} must be at least "
-                                   "minimum 1")
+            raise invalid(
+                "Split", f"Value for attr 'num_split' of {count} must be at least minimum 1"
+            )
         if total % count:
-            raise invalid("Split", f"Number of ways to split should evenly divide the split "
-                                   f"dimension, but got split_dim {axis} (size = {total}) and "
-                                   f"num_split {count}")
+            raise invalid(
+                "Split",
+                f"Number of ways to split should evenly divide the split "
+                f"dimension, but got split_dim {axis} (size = {total}) and "
+                f"num_split {count}",
+            )
         sizes = [total // count] * count
     else:
         sizes = [int(s) for s in sizes]
@@ -260,10 +299,13 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
         if -1 in sizes and known <= total:
             sizes[sizes.index(-1)] = total - known
         elif known != total or any(s < 0 for s in sizes):
-            raise invalid("SplitV", "Determined shape must either match input shape along "
-                                    "split_dim exactly if fully specified, or be less than the "
-                                    "size of the input along split_dim if not fully specified.  "
-                                    f"Got: {known}")
+            raise invalid(
+                "SplitV",
+                "Determined shape must either match input shape along "
+                "split_dim exactly if fully specified, or be less than the "
+                "size of the input along split_dim if not fully specified.  "
+                f"Got: {known}",
+            )
     pieces, start = [], 0
     for s in sizes:
         pieces.append(t[(slice(None),) * axis + (slice(start, start + s),)])
@@ -280,22 +322,27 @@ def _argsort(x, axis, descending):
     return np.argsort(-x if descending else x, axis=axis, kind="stable").astype(np.int32)
 
 
-ArgSort = _op("ArgSort", _argsort)      # (TF: TopKV2's indices) integer result: no gradient
+ArgSort = _op("ArgSort", _argsort)  # (TF: TopKV2's indices) integer result: no gradient
 
 
 def _sort_args(values, axis, direction, op_name):
     if direction not in _DIRECTIONS:
-        raise ValueError(f"Argument `direction` should be one of {', '.join(_DIRECTIONS)}. "
-                         f"Received: direction={direction}")
+        raise ValueError(
+            f"Argument `direction` should be one of {', '.join(_DIRECTIONS)}. "
+            f"Received: direction={direction}"
+        )
     t = read(values)
     nd = t._value.ndim
     axis = int(axis)
     if not -nd <= axis < nd:
         raise invalid("StridedSlice", f"slice index {axis} of dimension 0 out of bounds.")
     if t._value.dtype.kind == "b":
-        raise invalid("Neg", "Value for attr 'T' of bool is not in the list of allowed values: "
-                             "bfloat16, half, float, double, int8, int16, int32, int64, "
-                             "complex64, complex128")
+        raise invalid(
+            "Neg",
+            "Value for attr 'T' of bool is not in the list of allowed values: "
+            "bfloat16, half, float, double, int8, int16, int32, int64, "
+            "complex64, complex128",
+        )
     return t, axis % nd
 
 
@@ -323,10 +370,12 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
 def _arg_extreme(pick, nan_as):
     """np.argmax/argmin, but NaN never wins (TF's kernel keeps the first strict extreme; NaN
     compares false), and the index is the first of tied extremes."""
+
     def forward(x, axis, dtype):
         if x.dtype.kind == "f":
             x = np.where(np.isnan(x), nan_as, x)
         return pick(x, axis=axis).astype(dtype)
+
     return forward
 
 
@@ -343,11 +392,15 @@ def _arg(op, input, axis, output_type):  # noqa: A002
         raise invalid(op.name, f"Expected dimension in the range [{-nd}, {nd}), but got {axis}")
     out = _dt.as_dtype(output_type)
     if out.name not in _ARG_TYPES:
-        raise invalid(op.name, f"Value for attr 'output_type' of {tf_type_name(out._np)} is not "
-                               "in the list of allowed values: int16, uint16, int32, int64")
+        raise invalid(
+            op.name,
+            f"Value for attr 'output_type' of {tf_type_name(out._np)} is not "
+            "in the list of allowed values: int16, uint16, int32, int64",
+        )
     if t._value.shape[axis] == 0:
-        raise invalid(op.name, f"Reduction axis {axis % nd} is empty in shape "
-                               f"{list(t._value.shape)}")
+        raise invalid(
+            op.name, f"Reduction axis {axis % nd} is empty in shape {list(t._value.shape)}"
+        )
     return apply(op, t, axis=axis % nd, dtype=out._np)
 
 
@@ -375,20 +428,25 @@ def _parse_equation(equation, shapes):
         lhs, out = eq, None
     subs = lhs.split(",")
     if len(subs) != len(shapes):
-        raise ValueError(f"Expected {len(subs)} input tensors from equation {equation!r}, "
-                         f"got {len(shapes)}")
+        raise ValueError(
+            f"Expected {len(subs)} input tensors from equation {equation!r}, got {len(shapes)}"
+        )
     free = [c for c in string.ascii_letters if c not in eq]
     ell = ""
     if "..." in eq:
         n = builtins.max(len(s) - (len(sub) - 3) for s, sub in zip(shapes, subs) if "..." in sub)
         ell = "".join(free[:n])
-        subs = [sub.replace("...", ell[n - (len(s) - (len(sub) - 3)):])
-                for sub, s in zip(subs, shapes)]
+        subs = [
+            sub.replace("...", ell[n - (len(s) - (len(sub) - 3)) :]) for sub, s in zip(subs, shapes)
+        ]
     for sub, s in zip(subs, shapes):
         if len(sub) != len(s):
-            raise invalid("Einsum", f"Input tensor with shape {list(s)} has {len(sub)} subscripts "
-                             f"({sub!r}) in einsum equation {equation!r}")
-    if out is None:                 # implicit output: each letter used once, in order
+            raise invalid(
+                "Einsum",
+                f"Input tensor with shape {list(s)} has {len(sub)} subscripts "
+                f"({sub!r}) in einsum equation {equation!r}",
+            )
+    if out is None:  # implicit output: each letter used once, in order
         counts = {c: "".join(subs).count(c) for c in "".join(subs)}
         out = ell + "".join(sorted(c for c, k in counts.items() if k == 1 and c not in ell))
     else:
@@ -397,13 +455,17 @@ def _parse_equation(equation, shapes):
     for sub, s in zip(subs, shapes):
         for c, d in zip(sub, s):
             if sizes.setdefault(c, d) != d and d != 1 and sizes[c] != 1:
-                raise invalid("Einsum", f"Expected dimension {sizes[c]} at axis "
-                                        f"{sub.index(c)} of the input shaped {list(s)} but got "
-                                        f"dimension {d}")
+                raise invalid(
+                    "Einsum",
+                    f"Expected dimension {sizes[c]} at axis "
+                    f"{sub.index(c)} of the input shaped {list(s)} but got "
+                    f"dimension {d}",
+                )
     for c in out:
         if c not in sizes:
-            raise ValueError(f"einsum output subscript {c!r} does not appear in the inputs of "
-                             f"{equation!r}")
+            raise ValueError(
+                f"einsum output subscript {c!r} does not appear in the inputs of {equation!r}"
+            )
     return ",".join(subs) + "->" + out
 
 
@@ -415,6 +477,7 @@ def einsum(equation, *inputs, **kwargs):
     if not ts:
         raise ValueError("einsum needs at least one input tensor.")
     from .ops import _same_dtype
+
     ts = _same_dtype(ts, "Einsum")
     eq = _parse_equation(equation, [t._value.shape for t in ts])
     return apply(Einsum, *ts, equation=eq)

@@ -4,6 +4,7 @@ Exploding gradients make a training step jump far away. Clipping rescales a grad
 norm is above `clip_norm` down to exactly `clip_norm`, keeping its direction. Everything is
 written with minitape ops, as TF writes it, so the clipping is itself differentiable.
 """
+
 from collections.abc import Sequence
 
 from . import ops as o
@@ -52,7 +53,9 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     if use_norm is None:
         use_norm = global_norm(values)
     use_norm = convert_to_tensor(use_norm)
-    scale_for_finite = clip_norm * o.minimum(1.0 / use_norm, constant(1.0, use_norm.dtype) / clip_norm)
-    scale = scale_for_finite + (use_norm - use_norm)   # NaN if the norm is not finite
+    scale_for_finite = clip_norm * o.minimum(
+        1.0 / use_norm, constant(1.0, use_norm.dtype) / clip_norm
+    )
+    scale = scale_for_finite + (use_norm - use_norm)  # NaN if the norm is not finite
     clipped = [None if v is None else o.identity(v * o.cast(scale, v.dtype)) for v in values]
     return clipped, use_norm

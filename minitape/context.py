@@ -4,14 +4,15 @@ Every op asks one question before doing any bookkeeping: "is any tape active in 
 thread?"  That question is one attribute read on `STATE`, so an op that no tape watches
 costs (almost) nothing extra. Each thread has its own stack, as in TensorFlow.
 """
+
 import itertools
 import threading
 
 
 class _State(threading.local):
     def __init__(self):
-        self.tapes = []      # active GradientTapes, innermost last
-        self.tracer = None   # a minitape.function graph being traced, if any
+        self.tapes = []  # active GradientTapes, innermost last
+        self.tracer = None  # a minitape.function graph being traced, if any
 
 
 STATE = _State()

@@ -41,6 +41,7 @@ TF's eager quirks, kept on purpose (each checked against TF 2.21):
   output dtype (Python numbers are converted, a tensor of another dtype is an
   InvalidArgumentError) and require every result to have the first one's shape.
 """
+
 import numpy as np
 
 from . import nest
@@ -49,8 +50,17 @@ from .errors import InvalidArgumentError, OutOfRangeError
 from .ops import logical_and, stack, zeros
 from .tensor import Tensor, Variable, convert_to_tensor
 
-__all__ = ["cond", "case", "while_loop", "foldl", "foldr", "scan", "map_fn", "vectorized_map",
-           "get_static_value"]
+__all__ = [
+    "cond",
+    "case",
+    "while_loop",
+    "foldl",
+    "foldr",
+    "scan",
+    "map_fn",
+    "vectorized_map",
+    "get_static_value",
+]
 
 
 # --- nests ---------------------------------------------------------------------------------
@@ -62,24 +72,32 @@ def _assert_same_structure(a, b):
     """TF's `nest.assert_same_structure` (types checked): ValueError where one side nests and
     the other does not, or the lengths or keys differ; TypeError for two kinds of sequence."""
     if _is_nested(a) != _is_nested(b):
-        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst "
-                         f"structure: {a!r}\n\nSecond structure: {b!r}")
+        raise ValueError(
+            f"The two structures don't have the same nested structure.\n\nFirst "
+            f"structure: {a!r}\n\nSecond structure: {b!r}"
+        )
     if not _is_nested(a):
         return
     if type(a) is not type(b) and not (isinstance(a, dict) and isinstance(b, dict)):
-        raise TypeError(f"The two structures don't have the same sequence type. Input structure "
-                        f"has type {type(a)}, while shallow structure has type {type(b)}.")
+        raise TypeError(
+            f"The two structures don't have the same sequence type. Input structure "
+            f"has type {type(a)}, while shallow structure has type {type(b)}."
+        )
     if isinstance(a, dict):
         if sorted(a) != sorted(b):
-            raise ValueError(f"The two dictionaries don't have the same set of keys. First "
-                             f"structure has keys {sorted(a)}, while second structure has keys "
-                             f"{sorted(b)}.")
+            raise ValueError(
+                f"The two dictionaries don't have the same set of keys. First "
+                f"structure has keys {sorted(a)}, while second structure has keys "
+                f"{sorted(b)}."
+            )
         for k in a:
             _assert_same_structure(a[k], b[k])
         return
     if len(a) != len(b):
-        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst "
-                         f"structure: {a!r}\n\nSecond structure: {b!r}")
+        raise ValueError(
+            f"The two structures don't have the same nested structure.\n\nFirst "
+            f"structure: {a!r}\n\nSecond structure: {b!r}"
+        )
     for x, y in zip(a, b):
         _assert_same_structure(x, y)
 
@@ -96,7 +114,7 @@ def _unpack_if_singleton(result):
 
 
 def _callable_name(fn):
-    return fn.__name__      # (an AttributeError for most non-callables, as in TF)
+    return fn.__name__  # (an AttributeError for most non-callables, as in TF)
 
 
 # --- cond and case -------------------------------------------------------------------------
@@ -122,19 +140,25 @@ def _cond(pred, true_fn, false_fn, strict):
 
 def _assertion_failed(condition, message, values):
     data = ", ".join(str(bool(v)) for v in values)
-    return InvalidArgumentError(None, "Assert", f"Expected '{condition!s}' to be true. Summarized "
-                                                f"data: b'{message}'\n{data}")
+    return InvalidArgumentError(
+        None,
+        "Assert",
+        f"Expected '{condition!s}' to be true. Summarized data: b'{message}'\n{data}",
+    )
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """The result of the first `fn` whose `pred` is true, or of `default` (TF's `tf.case`)."""
     if not isinstance(pred_fn_pairs, (list, tuple, dict)):
-        raise TypeError("'pred_fn_pairs' must be a list, tuple, or dict. "
-                        f"Received: {type(pred_fn_pairs)}")
+        raise TypeError(
+            f"'pred_fn_pairs' must be a list, tuple, or dict. Received: {type(pred_fn_pairs)}"
+        )
     if isinstance(pred_fn_pairs, dict):
         if not exclusive:
-            raise ValueError("Unordered dictionaries are not supported for the 'pred_fn_pairs' "
-                             "argument when `exclusive=False` and eager mode is enabled.")
+            raise ValueError(
+                "Unordered dictionaries are not supported for the 'pred_fn_pairs' "
+                "argument when `exclusive=False` and eager mode is enabled."
+            )
         pred_fn_pairs = list(pred_fn_pairs.items())
     for pair in pred_fn_pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
@@ -149,19 +173,24 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
             raise TypeError("fn for pred %s must be callable." % pred.name)
     predicates, actions = zip(*pred_fn_pairs)
     predicates, actions = list(predicates), list(actions)
-    if default is None:          # the last pair is the default; it checks its predicate
+    if default is None:  # the last pair is the default; it checks its predicate
         last_pred, last_action = predicates.pop(), actions.pop()
         all_preds = predicates + [last_pred]
 
         def default():
             if not bool(last_pred._value):
-                raise _assertion_failed(last_pred, "Input error: None of conditions "
-                                                   "evaluated as True:", all_preds)
+                raise _assertion_failed(
+                    last_pred, "Input error: None of conditions evaluated as True:", all_preds
+                )
             return last_action()
+
     if exclusive and sum(bool(p._value) for p in predicates) > 1:
         names = ", ".join("?" for _ in predicates)
-        raise _assertion_failed(Tensor(np.bool_(False)), f"Input error: exclusive=True: more "
-                                f"than 1 conditions ({names}) evaluated as True:", predicates)
+        raise _assertion_failed(
+            Tensor(np.bool_(False)),
+            f"Input error: exclusive=True: more than 1 conditions ({names}) evaluated as True:",
+            predicates,
+        )
     return _case_level(predicates, actions, default, 0, strict)
 
 
@@ -172,14 +201,25 @@ def _case_level(predicates, actions, default, i, strict):
     if i + 1 == len(predicates):
         false_fn = default
     else:
+
         def false_fn():
             return _case_level(predicates, actions, default, i + 1, strict)
+
     return _cond(predicates[i], actions[i], false_fn, strict)
 
 
 # --- while_loop ----------------------------------------------------------------------------
-def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
-               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+def while_loop(
+    cond,
+    body,
+    loop_vars,
+    shape_invariants=None,
+    parallel_iterations=10,
+    back_prop=True,
+    swap_memory=False,
+    maximum_iterations=None,
+    name=None,
+):
     """`while cond(*loop_vars): loop_vars = body(*loop_vars)`, as TF runs it eagerly."""
     if not callable(cond):
         raise TypeError("'cond' must be callable.")
@@ -190,12 +230,13 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     loop_vars = _read_variables(loop_vars)
     if not loop_vars:
         raise ValueError("'loop_vars' must be provided.")
-    len(loop_vars)      # (TF asks: a scalar tensor or a number fails here with a TypeError)
+    len(loop_vars)  # (TF asks: a scalar tensor or a number fails here with a TypeError)
     if maximum_iterations is not None:
         maximum_iterations = convert_to_tensor(maximum_iterations)
         if maximum_iterations._value.ndim != 0:
-            raise ValueError("'maximum_iterations' must be a scalar. Received shape: "
-                             f"{maximum_iterations.shape}")
+            raise ValueError(
+                f"'maximum_iterations' must be a scalar. Received shape: {maximum_iterations.shape}"
+            )
         limit = int(maximum_iterations._value)
         user_cond, user_body = cond, body
         loop_vars = (0, loop_vars)
@@ -205,6 +246,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 
         def body(i, lv):
             return (i + 1, user_body(*lv))
+
     structure = list(loop_vars)
     while cond(*loop_vars):
         loop_vars = body(*loop_vars)
@@ -222,11 +264,17 @@ class _Elements:
 
     def read(self, i):
         if i < 0:
-            raise OutOfRangeError(None, "TensorArrayReadV3",
-                                  f"Reading from negative indices (index {i}) is not allowed.")
+            raise OutOfRangeError(
+                None,
+                "TensorArrayReadV3",
+                f"Reading from negative indices (index {i}) is not allowed.",
+            )
         if i >= self.n:
-            raise OutOfRangeError(None, "TensorArrayReadV3", f"Tried to read from index {i} but "
-                                                             f"array size is: {self.n}")
+            raise OutOfRangeError(
+                None,
+                "TensorArrayReadV3",
+                f"Tried to read from index {i} but array size is: {self.n}",
+            )
         return self.tensor[i]
 
 
@@ -243,12 +291,17 @@ class _Results:
         else:
             value = convert_to_tensor(value, dtype_hint=self.dtype)
         if value.dtype != self.dtype:
-            raise InvalidArgumentError(None, "TensorArrayWriteV3", f"TensorArray dtype is "
-                                       f"{self.dtype.name} but Op is trying to write dtype "
-                                       f"{value.dtype.name}")
+            raise InvalidArgumentError(
+                None,
+                "TensorArrayWriteV3",
+                f"TensorArray dtype is "
+                f"{self.dtype.name} but Op is trying to write dtype "
+                f"{value.dtype.name}",
+            )
         if self.shape is not None and tuple(value.shape) != tuple(self.shape):
-            raise ValueError(f"Incompatible shape for value ({value.shape}), expected "
-                             f"({self.shape})")
+            raise ValueError(
+                f"Incompatible shape for value ({value.shape}), expected ({self.shape})"
+            )
         if self.shape is None:
             self.shape = value.shape
         self.values.append(value)
@@ -261,7 +314,7 @@ class _Results:
 
 
 def _first_dim(tensor):
-    return tensor.shape[0]      # (IndexError for a scalar, as TF's)
+    return tensor.shape[0]  # (IndexError for a scalar, as TF's)
 
 
 def _check_same_length(tensors):
@@ -271,22 +324,37 @@ def _check_same_length(tensors):
             raise ValueError(f"Dimensions {n} and {t._value.shape[0]} are not compatible")
 
 
-def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
-          swap_memory=False, name=None):
+def foldl(
+    fn,
+    elems,
+    initializer=None,
+    parallel_iterations=10,
+    back_prop=True,
+    swap_memory=False,
+    name=None,
+):
     """a = initializer (or elems[0]); for each element x: a = fn(a, x); return a."""
     return _fold(fn, elems, initializer, parallel_iterations, reverse=False)
 
 
-def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
-          swap_memory=False, name=None):
+def foldr(
+    fn,
+    elems,
+    initializer=None,
+    parallel_iterations=10,
+    back_prop=True,
+    swap_memory=False,
+    name=None,
+):
     """foldl from the last element to the first."""
     return _fold(fn, elems, initializer, parallel_iterations, reverse=True)
 
 
 def _fold(fn, elems, initializer, parallel_iterations, reverse):
     if not callable(fn):
-        raise TypeError(f"{_callable_name(fn)} is not callable. Please provide a callable "
-                        "function.")
+        raise TypeError(
+            f"{_callable_name(fn)} is not callable. Please provide a callable function."
+        )
     flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
     n = _first_dim(flat[0])
     arrays = nest.pack_sequence_as(elems, [_Elements(t, n) for t in flat])
@@ -297,8 +365,14 @@ def _fold(fn, elems, initializer, parallel_iterations, reverse):
 
         def step(i, a):
             return [i + 1, fn(a, nest.map_structure(lambda e: e.read(i), arrays))]
-        _, result = while_loop(lambda i, a: i < n, step, [i, a],
-                               parallel_iterations=parallel_iterations, maximum_iterations=n)
+
+        _, result = while_loop(
+            lambda i, a: i < n,
+            step,
+            [i, a],
+            parallel_iterations=parallel_iterations,
+            maximum_iterations=n,
+        )
         return result
     if initializer is None:
         i = n - 1
@@ -309,17 +383,33 @@ def _fold(fn, elems, initializer, parallel_iterations, reverse):
     def step_back(i, a):
         i -= 1
         return [i, fn(a, nest.map_structure(lambda e: e.read(i), arrays))]
-    _, result = while_loop(lambda i, a: i > 0, step_back, [i, a],
-                           parallel_iterations=parallel_iterations, maximum_iterations=n)
+
+    _, result = while_loop(
+        lambda i, a: i > 0,
+        step_back,
+        [i, a],
+        parallel_iterations=parallel_iterations,
+        maximum_iterations=n,
+    )
     return result
 
 
-def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
-         infer_shape=True, reverse=False, name=None):
+def scan(
+    fn,
+    elems,
+    initializer=None,
+    parallel_iterations=10,
+    back_prop=True,
+    swap_memory=False,
+    infer_shape=True,
+    reverse=False,
+    name=None,
+):
     """Every intermediate `a` of a foldl (of a foldr with reverse=True), stacked."""
     if not callable(fn):
-        raise TypeError(f"{_callable_name(fn)} is not callable. Please provide a callable "
-                        "function.")
+        raise TypeError(
+            f"{_callable_name(fn)} is not callable. Please provide a callable function."
+        )
     template = elems if initializer is None else initializer
     elems_nested, out_nested = _is_nested(elems), _is_nested(template)
     flat = [convert_to_tensor(e) for e in (nest.flatten(elems) if elems_nested else [elems])]
@@ -336,8 +426,10 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
         a = [e.read(n - 1 if reverse else 0) for e in arrays]
         first = 1
     else:
-        a = [convert_to_tensor(x) for x in (nest.flatten(initializer) if out_nested
-                                             else [initializer])]
+        a = [
+            convert_to_tensor(x)
+            for x in (nest.flatten(initializer) if out_nested else [initializer])
+        ]
         first = 0
     results = [_Results(x.dtype, x.shape if infer_shape else None) for x in a]
     order = []
@@ -354,12 +446,21 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
             r.write(x)
         order.append(i)
     _check_same_length(flat)
-    position = np.argsort(order)          # (a reversed scan wrote from the last index down)
+    position = np.argsort(order)  # (a reversed scan wrote from the last index down)
     return pack_out([r.stack(position) for r in results])
 
 
-def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
-           infer_shape=True, name=None, fn_output_signature=None):
+def map_fn(
+    fn,
+    elems,
+    dtype=None,
+    parallel_iterations=None,
+    back_prop=True,
+    swap_memory=False,
+    infer_shape=True,
+    name=None,
+    fn_output_signature=None,
+):
     """`stack([fn(x) for x in elems])`, over the first dimension of every tensor in `elems`.
 
     Results must have the structure and dtypes of `fn_output_signature` (or `dtype`), by
@@ -367,13 +468,16 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     if fn_output_signature is None:
         fn_output_signature = dtype
     if not callable(fn):
-        raise TypeError(f"The provided function {_callable_name(fn)} is not callable.fn must be "
-                        "callable.")
+        raise TypeError(
+            f"The provided function {_callable_name(fn)} is not callable.fn must be callable."
+        )
     elems = _read_variables(elems)
     flat = nest.flatten(elems)
     if not flat:
-        raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
-                         f"Got {elems}, which does not contain any Tensors.")
+        raise ValueError(
+            "elems must be a Tensor or (possibly nested) sequence of Tensors. "
+            f"Got {elems}, which does not contain any Tensors."
+        )
     flat = [convert_to_tensor(e) for e in flat]
     if flat[0]._value.ndim < 1:
         raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
@@ -400,6 +504,7 @@ def _spec(s):
         shape = s.shape
         return s.dtype, (None if shape is None else tuple(shape))
     from .dtypes import as_dtype
+
     return as_dtype(s), None
 
 
@@ -407,12 +512,14 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     """`fn` applied to every slice `elems[i]`, results stacked (TF vectorizes the loop with
     pfor; the values, shapes and gradients are those of the loop)."""
     flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
-    n = [t._value.shape for t in flat][0][0]        # (IndexError for a scalar, as TF)
-    if n == 0:     # TF traces fn once to learn its output: call it on one zero slice
+    n = [t._value.shape for t in flat][0][0]  # (IndexError for a scalar, as TF)
+    if n == 0:  # TF traces fn once to learn its output: call it on one zero slice
         probe = nest.pack_sequence_as(elems, [zeros(t.shape[1:], t.dtype) for t in flat])
         out = fn(probe)
-        return nest.map_structure(lambda r: zeros((0,) + tuple(convert_to_tensor(r).shape),
-                                                  convert_to_tensor(r).dtype), out)
+        return nest.map_structure(
+            lambda r: zeros((0,) + tuple(convert_to_tensor(r).shape), convert_to_tensor(r).dtype),
+            out,
+        )
     outs = [fn(nest.pack_sequence_as(elems, [t[i] for t in flat])) for i in range(n)]
     flat_outs = [[convert_to_tensor(x) for x in nest.flatten(o)] for o in outs]
     return nest.pack_sequence_as(outs[0], [stack(list(col)) for col in zip(*flat_outs)])

@@ -5,6 +5,7 @@ from the tensors among the arguments, and the variables `f` read, to the result.
 your `grad_fn`. Several results are one "bundle" op unpacked by one op per result; their
 gradients are gathered back into the bundle's (`_Cotangents`) before `grad_fn` runs.
 """
+
 import functools
 import inspect
 
@@ -29,16 +30,19 @@ def custom_gradient(f):
     variables' gradients come from it. The arguments and keyword arguments reach `f`
     unchanged; keyword arguments get no gradient.
     """
+
     @functools.wraps(f)
     def decorated(*args, **kwargs):
-        with GradientTape() as watcher:      # hears which trainable variables f reads
+        with GradientTape() as watcher:  # hears which trainable variables f reads
             result, grad_fn = f(*args, **kwargs)
         flat_args = nest.flatten(args)
         given = flat_args + nest.flatten(kwargs)
         variables = [v for v in watcher.watched_variables() if all(v is not a for a in given)]
         if variables and not _accepts_variables(grad_fn):
-            raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
-                            f"'variables', since function uses variables: {variables}")
+            raise TypeError(
+                "@tf.custom_gradient grad_fn must accept keyword argument "
+                f"'variables', since function uses variables: {variables}"
+            )
         results = [convert_to_tensor(r) for r in nest.flatten(result)]
         inputs = [convert_to_tensor(x) for x in flat_args] + [v._read() for v in variables]
         n = len(flat_args)
@@ -50,29 +54,33 @@ def custom_gradient(f):
                 grads, var_grads = grad_fn(*upstream, variables=variables)
                 var_grads = list(var_grads)
                 if len(var_grads) != len(variables):
-                    raise ValueError("Must return gradient for each variable from "
-                                     "@custom_gradient grad_fn.")
+                    raise ValueError(
+                        "Must return gradient for each variable from @custom_gradient grad_fn."
+                    )
             else:
                 grads, var_grads = grad_fn(*upstream), []
             flat = nest.flatten(grads)
             if len(flat) != n:
-                raise ValueError(f"custom_gradient function expected to return {n} gradients, "
-                                 f"but returned {len(flat)} instead.")
+                raise ValueError(
+                    f"custom_gradient function expected to return {n} gradients, "
+                    f"but returned {len(flat)} instead."
+                )
             return [None if gx is None else convert_to_tensor(gx) for gx in flat + var_grads]
 
         name = f"CustomGradient-{f.__name__}"
-        if len(results) == 1:    # one result: the op's output is that result
+        if len(results) == 1:  # one result: the op's output is that result
             op = Op(name, lambda *values: results[0]._value)
             op.vjps = vjp_all
             op.jvp = lambda tangent_of, out, inputs: tangent_of(results[0])  # (f's own ops')
             outputs = [apply(op, *inputs)]
-        else:                    # several: one bundle, unpacked by one op per result
+        else:  # several: one bundle, unpacked by one op per result
             op = Op(name, lambda *values: np.float32(0))
             op.vjps = vjp_all
             op.jvp = lambda tangent_of, out, inputs: None
             bundle = apply(op, *inputs)
-            outputs = [apply(_unpack_op(name, i, len(results), r), bundle)
-                       for i, r in enumerate(results)]
+            outputs = [
+                apply(_unpack_op(name, i, len(results), r), bundle) for i, r in enumerate(results)
+            ]
         return nest.pack_sequence_as(result, outputs)
 
     return decorated
@@ -88,8 +96,9 @@ class _Cotangents:
         self.parts = parts
 
     def __add__(self, other):
-        return _Cotangents([b if a is None else a if b is None else a + b
-                            for a, b in zip(self.parts, other.parts)])
+        return _Cotangents(
+            [b if a is None else a if b is None else a + b for a, b in zip(self.parts, other.parts)]
+        )
 
 
 def _unpack_op(name, i, n, result):

@@ -6,6 +6,7 @@ holds a NaN or an infinity; its gradient is checked the same way on the way back
 as they run, the way a `minitape.function` trace or a forward accumulator does (`apply` tells
 `STATE.tracer`), so it costs nothing while it is off. `disable_check_numerics()` stops it.
 """
+
 import numpy as np
 
 from .context import STATE
@@ -31,7 +32,7 @@ def _check(x, message):
     return x
 
 
-CheckNumerics = _op("CheckNumerics", _check)   # (its VJP, in grads.py, checks the gradient)
+CheckNumerics = _op("CheckNumerics", _check)  # (its VJP, in grads.py, checks the gradient)
 
 
 def check_numerics(tensor, message, name=None):
@@ -47,22 +48,33 @@ class _NumericsChecker:
     that holds a NaN or an infinity, with TF's report (op, dtype, shape, counts, inputs)."""
 
     def __init__(self, outer):
-        self._outer = outer        # the listener that was active before (a trace, say)
+        self._outer = outer  # the listener that was active before (a trace, say)
 
     def record(self, op, inputs, out, attrs):
         if self._outer is not None:
             self._outer.record(op, inputs, out, attrs)
         v = out._value
         if v.dtype.kind == "f" and not np.isfinite(v).all():
-            counts = "".join(f"  # of {k} elements: {n}\n" for k, n in (
-                ("NaN", np.isnan(v).sum()), ("-Inf", (v == -np.inf).sum()),
-                ("+Inf", (v == np.inf).sum())) if n)
+            counts = "".join(
+                f"  # of {k} elements: {n}\n"
+                for k, n in (
+                    ("NaN", np.isnan(v).sum()),
+                    ("-Inf", (v == -np.inf).sum()),
+                    ("+Inf", (v == np.inf).sum()),
+                )
+                if n
+            )
             shown = "".join(f"  Input tensor: {x}\n" for x in inputs)
-            raise InvalidArgumentError(None, "CheckNumericsV2", (
-                f"\n\n!!! Detected Infinity or NaN in output 0 of eagerly-executing op "
-                f"\"{op.name}\" (# of outputs: 1) !!!\n  dtype: <dtype: '{out.dtype.name}'>\n"
-                f"  shape: {tuple(v.shape)}\n{counts}\n{shown}\n : Tensor had "
-                f"{_what_is_wrong(v)} values [Op:CheckNumericsV2]"))
+            raise InvalidArgumentError(
+                None,
+                "CheckNumericsV2",
+                (
+                    f"\n\n!!! Detected Infinity or NaN in output 0 of eagerly-executing op "
+                    f"\"{op.name}\" (# of outputs: 1) !!!\n  dtype: <dtype: '{out.dtype.name}'>\n"
+                    f"  shape: {tuple(v.shape)}\n{counts}\n{shown}\n : Tensor had "
+                    f"{_what_is_wrong(v)} values [Op:CheckNumericsV2]"
+                ),
+            )
 
     def variable_read(self, var, read):
         if self._outer is not None:

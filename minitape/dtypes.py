@@ -7,12 +7,25 @@ learner trips over, so they live here in one place:
 * a numpy array keeps its own dtype (so `np.linspace` data is float64);
 * in a binary op, a Python number, list or numpy array takes the *tensor's* dtype.
 """
+
 import builtins
 
 import numpy as np
 
-__all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
-           "int64", "uint8", "bool", "string"]
+__all__ = [
+    "DType",
+    "as_dtype",
+    "float16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "bool",
+    "string",
+]
 
 
 class DType:
@@ -31,13 +44,17 @@ class DType:
     is_complex = property(lambda self: self._np.kind == "c")
     base_dtype = property(lambda self: self)
     size = property(lambda self: self._np.itemsize)
-    min = property(lambda self: np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min)
-    max = property(lambda self: np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max)
+    min = property(
+        lambda self: np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
+    )
+    max = property(
+        lambda self: np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+    )
 
     def __repr__(self):
         return f"tf.{self.name}"
 
-    def __int__(self):           # TF's DataType enum value (as_dtype(1) is float32)
+    def __int__(self):  # TF's DataType enum value (as_dtype(1) is float32)
         return _ENUM[self.name]
 
     def __eq__(self, other):
@@ -76,18 +93,38 @@ int32 = _register(np.int32)
 int64 = _register(np.int64)
 uint8 = _register(np.uint8)
 bool = _register(np.bool_)  # noqa: A001  (TF's name)
-string = _register(np.object_, "string")   # held as an object array of bytes, as TF's .numpy()
+string = _register(np.object_, "string")  # held as an object array of bytes, as TF's .numpy()
 
 # Names TF accepts besides the dtypes' own, and the Python types it maps (float is float32
 # there; int and str are refused: TF does not guess a width or an encoding).
-_ALIASES = {"float": float32, "double": float64, "half": float16, "string": string,
-            float: float32, builtins.bool: bool}
+_ALIASES = {
+    "float": float32,
+    "double": float64,
+    "half": float16,
+    "string": string,
+    float: float32,
+    builtins.bool: bool,
+}
 
 
 # TF's DataType enum: as_dtype(3) is int32, as in TF.
-_ENUM = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
-         "complex64": 8, "int64": 9, "bool": 10, "uint16": 17, "complex128": 18, "float16": 19,
-         "uint32": 22, "uint64": 23}
+_ENUM = {
+    "float32": 1,
+    "float64": 2,
+    "int32": 3,
+    "uint8": 4,
+    "int16": 5,
+    "int8": 6,
+    "string": 7,
+    "complex64": 8,
+    "int64": 9,
+    "bool": 10,
+    "uint16": 17,
+    "complex128": 18,
+    "float16": 19,
+    "uint32": 22,
+    "uint64": 23,
+}
 
 
 def as_dtype(value):
@@ -97,23 +134,30 @@ def as_dtype(value):
     if isinstance(value, (int, np.integer)) and not isinstance(value, (builtins.bool, np.bool_)):
         name = next((n for n, e in _ENUM.items() if e == value), None)
         if name is None:
-            raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a "
-                            "TensorFlow DType.")
+            raise TypeError(
+                f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType."
+            )
         return as_dtype(name)
     try:
         known = _ALIASES.get(value)
-    except TypeError:              # (unhashable)
+    except TypeError:  # (unhashable)
         known = None
     if known is not None:
         return known
     try:
-        if value is None or value is int or value is str or isinstance(value, str) and \
-                np.dtype(value).name != value:
+        if (
+            value is None
+            or value is int
+            or value is str
+            or isinstance(value, str)
+            and np.dtype(value).name != value
+        ):
             raise TypeError
         npd = np.dtype(value)
     except TypeError:
-        raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow "
-                        "DType.") from None
+        raise TypeError(
+            f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType."
+        ) from None
     if npd.kind in "USO":
         return string
     try:

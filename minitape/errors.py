@@ -5,8 +5,13 @@ subclass of `OpError`; Python-level misuse (a wrong argument type, a bad option)
 `TypeError` / `ValueError`, and misuse of a tape's life cycle is `RuntimeError`.
 """
 
-__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "OutOfRangeError",
-           "AbortedError"]
+__all__ = [
+    "OpError",
+    "InvalidArgumentError",
+    "UnimplementedError",
+    "OutOfRangeError",
+    "AbortedError",
+]
 
 
 class OpError(Exception):

@@ -28,6 +28,7 @@ Nesting, as in TF:
 * an accumulator around a tape hears the tape's gradient ops (forward over reverse: the
   Hessian-vector product `acc.jvp(tape.gradient(y, x))`).
 """
+
 import numpy as np
 
 from . import nest
@@ -43,27 +44,34 @@ class ForwardAccumulator:
     active, along the directions `tangents` (a nest of the same structure)."""
 
     def __init__(self, primals, tangents):
-        self._tangents = {}        # id of a tensor (or variable) -> its tangent, a Tensor
+        self._tangents = {}  # id of a tensor (or variable) -> its tangent, a Tensor
         self._recording = False
-        self._outer = None         # the listener active when we were entered
-        self._outer_tapes = ()     # ids of the tapes active when we were entered
+        self._outer = None  # the listener active when we were entered
+        self._outer_tapes = ()  # ids of the tapes active when we were entered
         seen = set()
         for primal in nest.flatten(primals):
             if id(primal) in seen:
-                raise ValueError("Tensor {} was specified as a primal multiple times. This may "
-                                 "indicate an error. If it was intended, please sum the "
-                                 "corresponding tangents.")
+                raise ValueError(
+                    "Tensor {} was specified as a primal multiple times. This may "
+                    "indicate an error. If it was intended, please sum the "
+                    "corresponding tangents."
+                )
             seen.add(id(primal))
         self._watch(primals, tangents)
 
     def _watch(self, primals, tangents):
         """Watch each primal with its tangent (watching one twice sums its tangents)."""
         from .control_flow import _assert_same_structure
+
         _assert_same_structure(primals, tangents)
         for primal, tangent in zip(nest.flatten(primals), nest.flatten(tangents)):
             if not primal.dtype.is_floating:
-                _log_first_n("fwd-dtype", 5, "The dtype of the watched primal must be floating "
-                             "(e.g. tf.float32), got %r", primal.dtype)
+                _log_first_n(
+                    "fwd-dtype",
+                    5,
+                    "The dtype of the watched primal must be floating (e.g. tf.float32), got %r",
+                    primal.dtype,
+                )
             tangent = convert_to_tensor(tangent, dtype=primal.dtype)
             prev = self._tangents.get(primal._id)
             self._tangents[primal._id] = tangent if prev is None else prev + tangent
@@ -133,6 +141,7 @@ class ForwardAccumulator:
             if result is None and unconnected is UnconnectedGradients.ZERO:
                 result = Tensor(np.zeros_like(tensor._read_value()))
             return result
+
         return nest.map_structure(fetch, primals)
 
 
@@ -143,8 +152,10 @@ def _double_backward(op, inputs, out, attrs, tangents):
     with GradientTape() as tape:
         tape.watch(u)
         if type(rules) is tuple:
-            grads = [None if rule is None or t is None else rule(u, out, *inputs, **attrs)
-                     for rule, t in zip(rules, tangents)]
+            grads = [
+                None if rule is None or t is None else rule(u, out, *inputs, **attrs)
+                for rule, t in zip(rules, tangents)
+            ]
         else:
             grads = list(rules(u, out, inputs, **attrs))
     pairs = [(g, t) for g, t in zip(grads, tangents) if g is not None and t is not None]

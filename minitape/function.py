@@ -39,6 +39,7 @@ replay goes through `apply` op by op, so that the tape records.)
 `f.get_concrete_function(x)` traces without changing any variable and returns the graph for
 that signature; `print(f.get_concrete_function(x).graph)` lists it.
 """
+
 import contextlib
 import functools
 import inspect
@@ -52,8 +53,15 @@ from .dtypes import as_dtype
 from .tape import apply, logger
 from .tensor import Tensor, TensorShape, Variable, _snapshot, convert_to_tensor
 
-__all__ = ["function", "Function", "ConcreteFunction", "Graph", "init_scope",
-           "run_functions_eagerly", "functions_run_eagerly"]
+__all__ = [
+    "function",
+    "Function",
+    "ConcreteFunction",
+    "Graph",
+    "init_scope",
+    "run_functions_eagerly",
+    "functions_run_eagerly",
+]
 
 
 @contextlib.contextmanager
@@ -86,11 +94,14 @@ def functions_run_eagerly():
 
 # --- the graph ----------------------------------------------------------------------------
 # Every node is a 5-tuple (kind, what, input slots, attrs, output slot):
-_OP = "op"          # ("op", op, in_slots, attrs, out)   out <- op.forward(*ins, **attrs)
-_READ = "read"      # ("read", var, (), None, out)       out <- the variable's value now
+_OP = "op"  # ("op", op, in_slots, attrs, out)   out <- op.forward(*ins, **attrs)
+_READ = "read"  # ("read", var, (), None, out)       out <- the variable's value now
 _ASSIGN = "assign"  # ("assign", var, (slot,), how, None) var.assign/assign_add/assign_sub(slot)
-_TF_NAMES = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
-             "assign_sub": "AssignSubVariableOp"}
+_TF_NAMES = {
+    "assign": "AssignVariableOp",
+    "assign_add": "AssignAddVariableOp",
+    "assign_sub": "AssignSubVariableOp",
+}
 
 
 class Graph:
@@ -102,18 +113,18 @@ class Graph:
     def __init__(self, name):
         self.name = name
         self.nodes = []
-        self.inputs, self.input_names = [], []   # slots of the tensor arguments
-        self.constants = {}                      # slot -> Tensor captured by value
-        self.outputs = None                      # the returned structure, slots for tensors
-        self.structured_outputs = None           # the same structure, the traced tensors
-        self.specs = []                          # slot -> (shape, dtype name)
-        self.replayable = True                   # False once a custom_gradient op is seen
+        self.inputs, self.input_names = [], []  # slots of the tensor arguments
+        self.constants = {}  # slot -> Tensor captured by value
+        self.outputs = None  # the returned structure, slots for tensors
+        self.structured_outputs = None  # the same structure, the traced tensors
+        self.specs = []  # slot -> (shape, dtype name)
+        self.replayable = True  # False once a custom_gradient op is seen
         self.created_variables = False
-        self._first_id = next_id()               # variables with larger ids are new
-        self._slots = {}                         # id(tensor) -> slot, while tracing
-        self._traced = []                        # slot -> tensor (keeps those ids unique)
-        self._old_values = {}                    # var id -> (var, value before the trace)
-        self._reads = []                         # the variable reads seen while tracing
+        self._first_id = next_id()  # variables with larger ids are new
+        self._slots = {}  # id(tensor) -> slot, while tracing
+        self._traced = []  # slot -> tensor (keeps those ids unique)
+        self._old_values = {}  # var id -> (var, value before the trace)
+        self._reads = []  # the variable reads seen while tracing
 
     # -- building --------------------------------------------------------------------------
     def _new_slot(self, tensor):
@@ -142,7 +153,7 @@ class Graph:
     # -- the three hooks the core calls while STATE.tracer is this graph ------------------
     def record(self, op, inputs, out, attrs):
         if op.name.startswith("CustomGradient"):
-            self.replayable = False   # its forward and gradient are Python closures
+            self.replayable = False  # its forward and gradient are Python closures
         ins = tuple(self._slot(x) for x in inputs)
         self.nodes.append((_OP, op, ins, attrs, self._new_slot(out)))
 
@@ -150,11 +161,11 @@ class Graph:
         """`var` was read as the tensor `read`: every read of one value shares one slot."""
         self._note(var)
         slot = self._slots.get(id(var._snap))
-        if slot is None or slot in self.constants:   # a value not read yet in this trace
+        if slot is None or slot in self.constants:  # a value not read yet in this trace
             slot = self._new_slot(var._snap)
             self.nodes.append((_READ, var, (), None, slot))
         self._slots[id(read)] = slot
-        self._reads.append(read)     # (kept alive, so that its id() stays its own)
+        self._reads.append(read)  # (kept alive, so that its id() stays its own)
 
     def variable_assigned(self, var, value, how):
         """Called just before `var` changes."""
@@ -162,7 +173,7 @@ class Graph:
         self._old_values.setdefault(var._id, (var, var._snap))
         if isinstance(value, (Tensor, Variable)):
             slot = self._slot(value if isinstance(value, Tensor) else value._read())
-        else:   # Python or numpy data: a constant, converted as `assign` converts it
+        else:  # Python or numpy data: a constant, converted as `assign` converts it
             slot = self._slot(convert_to_tensor(value, dtype=var.dtype))
         self.nodes.append((_ASSIGN, var, (slot,), how, None))
 
@@ -173,10 +184,12 @@ class Graph:
     # -- finishing -------------------------------------------------------------------------
     def set_outputs(self, result):
         """The returned structure, its tensors (and numbers, variables) as slots."""
+
         def slot_of(x):
             if x is None:
                 return None
             return self._slot(x if isinstance(x, Tensor) else convert_to_tensor(x))
+
         self.outputs = nest.map_structure(slot_of, result)
 
     def traced_outputs(self):
@@ -208,8 +221,9 @@ class Graph:
         """The nodes as (name, type) pairs, named as TF names graph operations."""
         counts, out = {}, []
         for kind, what, _, how, _ in self.nodes:
-            kind_name = (what.name if kind is _OP else
-                         "ReadVariableOp" if kind is _READ else _TF_NAMES[how])
+            kind_name = (
+                what.name if kind is _OP else "ReadVariableOp" if kind is _READ else _TF_NAMES[how]
+            )
             n = counts.get(kind_name, 0)
             counts[kind_name] = n + 1
             out.append(Operation(kind_name if n == 0 else f"{kind_name}_{n}", kind_name))
@@ -252,6 +266,7 @@ class Graph:
 
 class Operation(tuple):
     """(name, type) of one graph node."""
+
     __slots__ = ()
 
     def __new__(cls, name, type_):
@@ -287,9 +302,9 @@ def _compile(graph):
     graph's outputs. An op whose inputs are all constants (say, the 1/n of a mean's
     gradient) gives the same value on every call, so it is computed once, here, and becomes
     a constant too (random ops excepted: they draw anew on every call)."""
-    env = {}                                  # the generated function's global names
-    known = {}                                # slot -> its name in the source
-    constant = set(graph.constants)           # slots whose value is known now
+    env = {}  # the generated function's global names
+    known = {}  # slot -> its name in the source
+    constant = set(graph.constants)  # slots whose value is known now
     for slot, t in graph.constants.items():
         known[slot] = f"c{slot}"
         env[known[slot]] = t._value
@@ -352,7 +367,7 @@ class ConcreteFunction:
     def __init__(self, graph, function, key):
         self.graph = graph
         self._function, self._key = function, key
-        self._tensors = [None] * len(graph.specs)   # slot values for the recorded replay
+        self._tensors = [None] * len(graph.specs)  # slot values for the recorded replay
         for slot, t in graph.constants.items():
             self._tensors[slot] = t
         self.python_source, self._replay = _compile(graph)
@@ -360,15 +375,18 @@ class ConcreteFunction:
     def __call__(self, *args, **kwargs):
         key, tensors, _, _ = self._function._signature(args, kwargs)
         if key != self._key:
-            raise TypeError(f"This concrete function of {self.graph.name!r} was traced for "
-                            f"{self.pretty_printed_signature()}; the arguments given do not "
-                            f"match (different shapes, dtypes or Python values).")
+            raise TypeError(
+                f"This concrete function of {self.graph.name!r} was traced for "
+                f"{self.pretty_printed_signature()}; the arguments given do not "
+                f"match (different shapes, dtypes or Python values)."
+            )
         return self._call_flat(tensors)
 
     def _call_flat(self, tensors):
         if not self.graph.replayable:
-            raise NotImplementedError(f"{self.graph.name!r} uses custom_gradient, which "
-                                      "minitape.function cannot replay.")
+            raise NotImplementedError(
+                f"{self.graph.name!r} uses custom_gradient, which minitape.function cannot replay."
+            )
         if STATE.tapes or STATE.tracer is not None:
             return self._replay_recorded(tensors)
         return self._replay_numpy(tensors)
@@ -376,8 +394,9 @@ class ConcreteFunction:
     def _replay_numpy(self, tensors):
         """The fast path (nothing is listening): one call of the compiled replay."""
         vals = self._replay(*[t._value for t in tensors])
-        return nest.map_structure(lambda s: None if s is None else Tensor(vals[s]),
-                                  self.graph.outputs)
+        return nest.map_structure(
+            lambda s: None if s is None else Tensor(vals[s]), self.graph.outputs
+        )
 
     def _replay_recorded(self, tensors):
         """With a tape (or an outer trace) active: every op through `apply`, so it records."""
@@ -404,16 +423,17 @@ class ConcreteFunction:
     def output_dtypes(self):
         """The dtype of each output, in the returned structure (None for None)."""
         specs = self.graph.specs
-        return nest.map_structure(lambda s: None if s is None else as_dtype(specs[s][1]),
-                                  self.graph.outputs)
+        return nest.map_structure(
+            lambda s: None if s is None else as_dtype(specs[s][1]), self.graph.outputs
+        )
 
     @property
     def output_shapes(self):
         """The shape of each output, in the returned structure (an unknown shape for None)."""
         specs = self.graph.specs
         return nest.map_structure(
-            lambda s: _UnknownShape() if s is None else TensorShape(specs[s][0]),
-            self.graph.outputs)
+            lambda s: _UnknownShape() if s is None else TensorShape(specs[s][0]), self.graph.outputs
+        )
 
     def pretty_printed_signature(self):
         g = self.graph
@@ -427,6 +447,7 @@ class ConcreteFunction:
 
 class _UnknownShape(TensorShape):
     """TF's TensorShape(None), the shape of a None output: no rank, no dimensions."""
+
     __slots__ = ()
     rank = ndims = None
 
@@ -440,7 +461,7 @@ class _UnknownShape(TensorShape):
         return "<unknown>"
 
 
-_UnknownShape.__name__ = _UnknownShape.__qualname__ = "TensorShape"   # (as TF names its type)
+_UnknownShape.__name__ = _UnknownShape.__qualname__ = "TensorShape"  # (as TF names its type)
 
 
 # --- the decorator ------------------------------------------------------------------------
@@ -450,6 +471,7 @@ _NOT_TRACED = object()
 class _Identity:
     """An unhashable Python argument in a cache key: equal only to itself (and kept alive
     by the key, so its id is never reused while the trace is cached)."""
+
     __slots__ = ("obj",)
 
     def __init__(self, obj):
@@ -475,11 +497,11 @@ def _key(x, path, tensors, names):
     if isinstance(x, Variable):
         return ("Variable", x._id)
     if isinstance(x, dict):
-        return (type(x),) + tuple((k, _key(v, f"{path}[{k!r}]", tensors, names))
-                                  for k, v in x.items())
+        return (type(x),) + tuple(
+            (k, _key(v, f"{path}[{k!r}]", tensors, names)) for k, v in x.items()
+        )
     if isinstance(x, (list, tuple)):
-        return (type(x),) + tuple(_key(v, f"{path}[{i}]", tensors, names)
-                                  for i, v in enumerate(x))
+        return (type(x),) + tuple(_key(v, f"{path}[{i}]", tensors, names) for i, v in enumerate(x))
     try:
         hash(x)
         return (type(x), x)
@@ -509,7 +531,7 @@ class Function:
             self._py_signature = inspect.signature(python_function)
         except (TypeError, ValueError):
             self._py_signature = None
-        self._graphs = {}          # signature key -> ConcreteFunction
+        self._graphs = {}  # signature key -> ConcreteFunction
         self._tracing_count = 0
 
     def __get__(self, instance, owner):
@@ -519,14 +541,18 @@ class Function:
     def _signature(self, args, kwargs):
         """(key, tensor arguments, their names, bound arguments) for one call."""
         if self._py_signature is None:
-            bound = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
-                                       inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)]
-                                      ).bind(*args, **kwargs)
+            bound = inspect.Signature(
+                [
+                    inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+                    inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD),
+                ]
+            ).bind(*args, **kwargs)
         else:
             bound = self._py_signature.bind(*args, **kwargs)
         tensors, names = [], []
-        key = tuple((name, _key(value, name, tensors, names))
-                    for name, value in bound.arguments.items())
+        key = tuple(
+            (name, _key(value, name, tensors, names)) for name, value in bound.arguments.items()
+        )
         return key, tensors, names, bound
 
     def __call__(self, *args, **kwargs):
@@ -543,6 +569,7 @@ class Function:
                 # once to create them and once more without (the graph it then runs). The
                 # second trace is dry: it changes no variable and draws no random number.
                 from .random import _unchanged
+
                 with _unchanged():
                     self._trace(*self._signature(args, kwargs), dry=True)
             return outputs
@@ -560,7 +587,7 @@ class Function:
         saved_tapes, saved_tracer = STATE.tapes, STATE.tracer
         STATE.tracer = graph
         if dry:
-            STATE.tapes = []     # a trace that changes nothing records nothing either
+            STATE.tapes = []  # a trace that changes nothing records nothing either
         try:
             result = self.python_function(*bound.args, **bound.kwargs)
             graph.set_outputs(result)
@@ -569,13 +596,18 @@ class Function:
             STATE.tracer, STATE.tapes = saved_tracer, saved_tapes
             graph.finish(undo_assignments=dry)
         if self._tracing_count and graph.created_variables:
-            raise ValueError("tf.function only supports singleton tf.Variables created on the "
-                             "first call. Make sure the tf.Variable is only created once or "
-                             "created outside tf.function. See https://www.tensorflow.org/guide/"
-                             "function#creating_tfvariables for more information.")
+            raise ValueError(
+                "tf.function only supports singleton tf.Variables created on the "
+                "first call. Make sure the tf.Variable is only created once or "
+                "created outside tf.function. See https://www.tensorflow.org/guide/"
+                "function#creating_tfvariables for more information."
+            )
         if not graph.replayable:
-            logger.warning("%s uses custom_gradient, which minitape.function cannot replay: "
-                           "it will run as plain Python on every call.", self.__name__)
+            logger.warning(
+                "%s uses custom_gradient, which minitape.function cannot replay: "
+                "it will run as plain Python on every call.",
+                self.__name__,
+            )
         self._tracing_count += 1
         self._graphs[key] = ConcreteFunction(graph, self, key)
         return outputs
@@ -596,15 +628,23 @@ class Function:
         return f"<minitape.function {self.__name__}>"
 
 
-def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_relax_shapes=None):
+def function(
+    func=None,
+    input_signature=None,
+    autograph=True,
+    jit_compile=None,
+    reduce_retracing=False,
+    experimental_relax_shapes=None,
+):
     """Compile `func` into a replayable graph: `@tf.function` or `tf.function(f)`.
 
     `autograph`, `jit_compile`, `reduce_retracing` are accepted and ignored; minitape always
     traces once per exact signature."""
     if input_signature is not None:
-        raise NotImplementedError("minitape.function does not support input_signature: it "
-                                  "traces once per concrete shape and dtype of the arguments.")
+        raise NotImplementedError(
+            "minitape.function does not support input_signature: it "
+            "traces once per concrete shape and dtype of the arguments."
+        )
     if func is None:
         return Function
     return Function(func)

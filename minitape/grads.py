@@ -13,6 +13,7 @@ Edge conventions follow TF: relu'(0) = 0, abs'(0) = 0, a tie in maximum/minimum 
 gradient to the first argument, reduce_max splits it equally among tied maxima, sign has a
 zero gradient, round/floor/ceil have none (None), `where` routes g to the branch it chose.
 """
+
 import functools
 
 import numpy as np
@@ -21,8 +22,21 @@ from . import array_ops as a
 from . import debugging as d
 from . import nn_ops as n
 from . import ops as o
-from .ops import (cast, equal, expand_dims, greater, greater_equal, less, less_equal, logical_or,
-                  reduce_sum, reshape, transpose, where, zeros_like)
+from .ops import (
+    cast,
+    equal,
+    expand_dims,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    logical_or,
+    reduce_sum,
+    reshape,
+    transpose,
+    where,
+    zeros_like,
+)
 from .tape import apply
 
 
@@ -41,14 +55,15 @@ def _broadcast_axes(gshape, shape):
     """The axes along which `shape` was broadcast to `gshape`: the leading extra ones, and
     those where `shape` has 1 (sorted and valid, as Sum's attribute must be)."""
     lead = len(gshape) - len(shape)
-    return tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape)
-                                      if d == 1 and gshape[i + lead] != 1)
+    return tuple(range(lead)) + tuple(
+        i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1
+    )
 
 
 def _like_reduced(g, x, axis, keepdims):
     """Broadcast the gradient of a reduction back over the reduced axes of `x`."""
     shape = x._value.shape
-    if not keepdims and axis is not None and g._value.ndim:   # (a scalar g broadcasts as is)
+    if not keepdims and axis is not None and g._value.ndim:  # (a scalar g broadcasts as is)
         g = reshape(g, [1 if i in axis else d for i, d in enumerate(shape)])
     return g if g._value.shape == shape else apply(o.BroadcastTo, g, shape=shape)
 
@@ -106,11 +121,16 @@ def _einsum_grads(g, ans, inputs, equation):
     for k, (x, sub) in enumerate(zip(inputs, subs)):
         others = [j for j in range(len(inputs)) if j != k]
         kept = "".join(c for c in sub if c in out or any(c in subs[j] for j in others))
-        gx = a.einsum(",".join([out] + [subs[j] for j in others]) + "->" + kept, g,
-                      *[inputs[j] for j in others])
+        gx = a.einsum(
+            ",".join([out] + [subs[j] for j in others]) + "->" + kept,
+            g,
+            *[inputs[j] for j in others],
+        )
         if kept != sub:
-            gx = o.broadcast_to(reshape(gx, [d if c in kept else 1 for c, d in
-                                             zip(sub, x._value.shape)]), x._value.shape)
+            gx = o.broadcast_to(
+                reshape(gx, [d if c in kept else 1 for c, d in zip(sub, x._value.shape)]),
+                x._value.shape,
+            )
         grads.append(gx)
     return grads
 
@@ -122,134 +142,207 @@ def _softmax_jacobian(g, logits):
     return (g - reduce_sum(g * p, -1, keepdims=True)) * p
 
 
+# fmt: off  (the table keeps its columns: one rule a line, inputs aligned)
 VJPS = {
-    o.Add:      (lambda g, ans, x, y: unbroadcast(g, x),
-                 lambda g, ans, x, y: unbroadcast(g, y)),
-    o.Sub:      (lambda g, ans, x, y: unbroadcast(g, x),
-                 lambda g, ans, x, y: unbroadcast(-g, y)),
-    o.Mul:      (lambda g, ans, x, y: unbroadcast(g * y, x),
-                 lambda g, ans, x, y: unbroadcast(g * x, y)),
-    o.Div:      (lambda g, ans, x, y: unbroadcast(g / y, x),
-                 lambda g, ans, x, y: unbroadcast(-g * x / (y * y), y)),
-    o.DivNoNan: (lambda g, ans, x, y: unbroadcast(o.divide_no_nan(g, y), x),
-                 lambda g, ans, x, y: unbroadcast(g * o.divide_no_nan(o.divide_no_nan(-x, y), y), y)),
-    o.Pow:      (lambda g, ans, x, y: unbroadcast(g * y * x ** (y - 1), x),
-                 lambda g, ans, x, y: unbroadcast(g * ans * where(x > 0, o.log(where(x > 0, x, 1)), 0), y)),
-    o.Maximum:  (lambda g, ans, x, y: unbroadcast(where(greater_equal(x, y), g, 0), x),
-                 lambda g, ans, x, y: unbroadcast(where(greater_equal(x, y), 0, g), y)),
-    o.Minimum:  (lambda g, ans, x, y: unbroadcast(where(less_equal(x, y), g, 0), x),
-                 lambda g, ans, x, y: unbroadcast(where(less_equal(x, y), 0, g), y)),
-    o.Neg:      (lambda g, ans, x: -g,),
-    o.Square:   (lambda g, ans, x: g * 2 * x,),
-    o.Sqrt:     (lambda g, ans, x: apply(o.SqrtGrad, ans, g),),       # g * 0.5 / ans
-    o.SqrtGrad: (lambda g, ans, y, dy: -(g / y) * ans,
-                 lambda g, ans, y, dy: apply(o.SqrtGrad, y, g)),
-    o.Exp:      (lambda g, ans, x: g * ans,),
-    o.Log:      (lambda g, ans, x: g / x,),
-    o.Log1p:    (lambda g, ans, x: g / (1 + x),),
-    o.Sin:      (lambda g, ans, x: g * o.cos(x),),
-    o.Cos:      (lambda g, ans, x: -g * o.sin(x),),
-    o.Tanh:     (lambda g, ans, x: apply(o.TanhGrad, ans, g),),        # g * (1 - ans**2)
-    o.TanhGrad: (lambda g, ans, y, dy: g * -2.0 * dy * y,
-                 lambda g, ans, y, dy: apply(o.TanhGrad, y, g)),
-    o.Sigmoid:  (lambda g, ans, x: apply(o.SigmoidGrad, ans, g),),     # g * ans * (1 - ans)
-    o.SigmoidGrad: (lambda g, ans, y, dy: g * dy - 2.0 * (g * dy) * y,
-                    lambda g, ans, y, dy: apply(o.SigmoidGrad, y, g)),
-    o.Relu:     (lambda g, ans, x: apply(o.ReluGrad, g, x),),          # g where x > 0
-    o.ReluGrad: (lambda g, ans, dy, x: apply(o.ReluGrad, g, x),
-                 lambda g, ans, dy, x: zeros_like(x)),     # constant almost everywhere
-    o.Elu:      (lambda g, ans, x: apply(o.EluGrad, g, ans),),         # g, or g (ans + 1) if x <= 0
-    o.EluGrad:  (lambda g, ans, dy, y: apply(o.EluGrad, g, y),
-                 lambda g, ans, dy, y: where(y < 0, g * dy, 0)),
+    o.Add: (lambda g, ans, x, y: unbroadcast(g, x), lambda g, ans, x, y: unbroadcast(g, y)),
+    o.Sub: (lambda g, ans, x, y: unbroadcast(g, x), lambda g, ans, x, y: unbroadcast(-g, y)),
+    o.Mul: (lambda g, ans, x, y: unbroadcast(g * y, x), lambda g, ans, x, y: unbroadcast(g * x, y)),
+    o.Div: (
+        lambda g, ans, x, y: unbroadcast(g / y, x),
+        lambda g, ans, x, y: unbroadcast(-g * x / (y * y), y),
+    ),
+    o.DivNoNan: (
+        lambda g, ans, x, y: unbroadcast(o.divide_no_nan(g, y), x),
+        lambda g, ans, x, y: unbroadcast(g * o.divide_no_nan(o.divide_no_nan(-x, y), y), y),
+    ),
+    o.Pow: (
+        lambda g, ans, x, y: unbroadcast(g * y * x ** (y - 1), x),
+        lambda g, ans, x, y: unbroadcast(g * ans * where(x > 0, o.log(where(x > 0, x, 1)), 0), y),
+    ),
+    o.Maximum: (
+        lambda g, ans, x, y: unbroadcast(where(greater_equal(x, y), g, 0), x),
+        lambda g, ans, x, y: unbroadcast(where(greater_equal(x, y), 0, g), y),
+    ),
+    o.Minimum: (
+        lambda g, ans, x, y: unbroadcast(where(less_equal(x, y), g, 0), x),
+        lambda g, ans, x, y: unbroadcast(where(less_equal(x, y), 0, g), y),
+    ),
+    o.Neg: (lambda g, ans, x: -g,),
+    o.Square: (lambda g, ans, x: g * 2 * x,),
+    o.Sqrt: (lambda g, ans, x: apply(o.SqrtGrad, ans, g),),  # g * 0.5 / ans
+    o.SqrtGrad: (
+        lambda g, ans, y, dy: -(g / y) * ans,
+        lambda g, ans, y, dy: apply(o.SqrtGrad, y, g),
+    ),
+    o.Exp: (lambda g, ans, x: g * ans,),
+    o.Log: (lambda g, ans, x: g / x,),
+    o.Log1p: (lambda g, ans, x: g / (1 + x),),
+    o.Sin: (lambda g, ans, x: g * o.cos(x),),
+    o.Cos: (lambda g, ans, x: -g * o.sin(x),),
+    o.Tanh: (lambda g, ans, x: apply(o.TanhGrad, ans, g),),  # g * (1 - ans**2)
+    o.TanhGrad: (
+        lambda g, ans, y, dy: g * -2.0 * dy * y,
+        lambda g, ans, y, dy: apply(o.TanhGrad, y, g),
+    ),
+    o.Sigmoid: (lambda g, ans, x: apply(o.SigmoidGrad, ans, g),),  # g * ans * (1 - ans)
+    o.SigmoidGrad: (
+        lambda g, ans, y, dy: g * dy - 2.0 * (g * dy) * y,
+        lambda g, ans, y, dy: apply(o.SigmoidGrad, y, g),
+    ),
+    o.Relu: (lambda g, ans, x: apply(o.ReluGrad, g, x),),  # g where x > 0
+    o.ReluGrad: (
+        lambda g, ans, dy, x: apply(o.ReluGrad, g, x),
+        lambda g, ans, dy, x: zeros_like(x),
+    ),  # constant almost everywhere
+    o.Elu: (lambda g, ans, x: apply(o.EluGrad, g, ans),),  # g, or g (ans + 1) if x <= 0
+    o.EluGrad: (
+        lambda g, ans, dy, y: apply(o.EluGrad, g, y),
+        lambda g, ans, dy, y: where(y < 0, g * dy, 0),
+    ),
     o.Softplus: (lambda g, ans, x: g * o.sigmoid(x),),
-    o.Abs:      (lambda g, ans, x: g * o.sign(x),),
-    o.Sign:     (lambda g, ans, x: zeros_like(x),),
-    o.Round:    (None,),
-    o.Floor:    (None,),
-    o.Ceil:     (None,),
+    o.Abs: (lambda g, ans, x: g * o.sign(x),),
+    o.Sign: (lambda g, ans, x: zeros_like(x),),
+    o.Round: (None,),
+    o.Floor: (None,),
+    o.Ceil: (None,),
     o.FloorDiv: (None, None),
-    o.FloorMod: (lambda g, ans, x, y: unbroadcast(g, x),
-                 lambda g, ans, x, y: unbroadcast(-g * o.floor(x / y), y)),
+    o.FloorMod: (
+        lambda g, ans, x, y: unbroadcast(g, x),
+        lambda g, ans, x, y: unbroadcast(-g * o.floor(x / y), y),
+    ),
     o.Identity: (lambda g, ans, x: g,),
-    o.Cast:     (lambda g, ans, x, dtype: cast(g, x.dtype),),
-    o.Select:   (None,
-                 lambda g, ans, c, x, y: unbroadcast(where(c, g, 0), x),
-                 lambda g, ans, c, x, y: unbroadcast(where(c, 0, g), y)),
-    o.ClipByValue: (lambda g, ans, x, lo, hi: where(logical_or(less(x, lo), greater(x, hi)), 0, g),
-                    lambda g, ans, x, lo, hi: unbroadcast(where(less(x, lo), g, 0), lo),
-                    lambda g, ans, x, lo, hi: unbroadcast(where(greater(x, hi), g, 0), hi)),
-    o.MatMul:   (_matmul_grad_a, _matmul_grad_b),
-    o.Transpose:   (lambda g, ans, x, perm: transpose(g, _inverse(perm)),),
-    o.Reshape:     (lambda g, ans, x, shape: reshape(g, x.shape),),
-    o.ExpandDims:  (lambda g, ans, x, shape: reshape(g, x.shape),),
-    o.Squeeze:     (lambda g, ans, x, shape: reshape(g, x.shape),),
+    o.Cast: (lambda g, ans, x, dtype: cast(g, x.dtype),),
+    o.Select: (
+        None,
+        lambda g, ans, c, x, y: unbroadcast(where(c, g, 0), x),
+        lambda g, ans, c, x, y: unbroadcast(where(c, 0, g), y),
+    ),
+    o.ClipByValue: (
+        lambda g, ans, x, lo, hi: where(logical_or(less(x, lo), greater(x, hi)), 0, g),
+        lambda g, ans, x, lo, hi: unbroadcast(where(less(x, lo), g, 0), lo),
+        lambda g, ans, x, lo, hi: unbroadcast(where(greater(x, hi), g, 0), hi),
+    ),
+    o.MatMul: (_matmul_grad_a, _matmul_grad_b),
+    o.Transpose: (lambda g, ans, x, perm: transpose(g, _inverse(perm)),),
+    o.Reshape: (lambda g, ans, x, shape: reshape(g, x.shape),),
+    o.ExpandDims: (lambda g, ans, x, shape: reshape(g, x.shape),),
+    o.Squeeze: (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.BroadcastTo: (lambda g, ans, x, shape: unbroadcast(g, x),),
-    o.Sum:  (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims),),
-    o.Mean: (lambda g, ans, x, axis, keepdims:
-             _like_reduced(g / o._mean_factor(x._value, ans._value), x, axis, keepdims),),
-    o.Max:  (_reduce_extreme,),
-    o.Min:  (_reduce_extreme,),
+    o.Sum: (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims),),
+    o.Mean: (
+        lambda g, ans, x, axis, keepdims: _like_reduced(
+            g / o._mean_factor(x._value, ans._value), x, axis, keepdims
+        ),
+    ),
+    o.Max: (_reduce_extreme,),
+    o.Min: (_reduce_extreme,),
     o.StridedSlice: (lambda g, ans, x, key: apply(o.IndexGrad, g, key=key, shape=x._value.shape),),
-    o.IndexGrad:    (lambda g, ans, gx, key, shape: g[key],),
+    o.IndexGrad: (lambda g, ans, gx, key, shape: g[key],),
     # ops with any number of inputs: one rule returns every input's gradient
     o.Concat: lambda g, ans, inputs, axis: _split_concat(g, ans, inputs, axis),
     # a deliberate stop: no rule at all, so the op is never recorded and its output is
     # watched by no tape (ops on it are not recorded either), as in TF
     o.StopGradient: None,
     # no gradient: ops with boolean or integer results
-    **{op: (None,) for op in (o.LogicalNot, o.IsNan, o.IsInf, o.IsFinite, o.All,
-                              o.Any, o.ArgMax, o.ArgMin, o.Where)},
-    o.Pack:   lambda g, ans, inputs, axis: [g[(slice(None),) * axis + (i,)] for i in range(len(inputs))],
+    **{
+        op: (None,)
+        for op in (
+            o.LogicalNot,
+            o.IsNan,
+            o.IsInf,
+            o.IsFinite,
+            o.All,
+            o.Any,
+            o.ArgMax,
+            o.ArgMin,
+            o.Where,
+        )
+    },
+    o.Pack: lambda g, ans, inputs, axis: [
+        g[(slice(None),) * axis + (i,)] for i in range(len(inputs))
+    ],
     # array_ops.py
-    a.Gather:     (lambda g, ans, p, i, axis, batch_dims:
-                   apply(a.GatherGrad, g, i, shape=p._value.shape, axis=axis,
-                         batch_dims=batch_dims),
-                   None),
-    a.GatherGrad: (lambda g, ans, gp, i, shape, axis, batch_dims:
-                   apply(a.Gather, g, i, axis=axis, batch_dims=batch_dims), None),
-    a.Tile:       (_tile_grad,),
-    a.OneHot:     (None, None, None),       # TF: no gradient for indices, on_value or off_value
-    a.ArgSort:    (None,),
-    a.ArgMax:     (None,),
-    a.ArgMin:     (None,),
-    a.Einsum:     _einsum_grads,
+    a.Gather: (
+        lambda g, ans, p, i, axis, batch_dims: apply(
+            a.GatherGrad, g, i, shape=p._value.shape, axis=axis, batch_dims=batch_dims
+        ),
+        None,
+    ),
+    a.GatherGrad: (
+        lambda g, ans, gp, i, shape, axis, batch_dims: apply(
+            a.Gather, g, i, axis=axis, batch_dims=batch_dims
+        ),
+        None,
+    ),
+    a.Tile: (_tile_grad,),
+    a.OneHot: (None, None, None),  # TF: no gradient for indices, on_value or off_value
+    a.ArgSort: (None,),
+    a.ArgMax: (None,),
+    a.ArgMin: (None,),
+    a.Einsum: _einsum_grads,
     # nn_ops.py
-    n.Softmax:    (lambda g, ans, x, axis: (g - reduce_sum(g * ans, axis, keepdims=True)) * ans,),
+    n.Softmax: (lambda g, ans, x, axis: (g - reduce_sum(g * ans, axis, keepdims=True)) * ans,),
     n.LogSoftmax: (lambda g, ans, x, axis: g - reduce_sum(g, axis, keepdims=True) * o.exp(ans),),
-    n.SoftmaxXent:  (lambda g, ans, z, y:
-                     unbroadcast(expand_dims(g, -1) * apply(n.XentBackprop, z, y), z),
-                     lambda g, ans, z, y: unbroadcast(expand_dims(g, -1) * -n.log_softmax(z), y)),
-    n.XentBackprop: (lambda g, ans, z, y: unbroadcast(_softmax_jacobian(g, z), z),
-                     lambda g, ans, z, y: zeros_like(y)),    # TF: zeros, not the -g of the math
-    n.SparseSoftmaxXent:  (lambda g, ans, z, y:
-                           expand_dims(g, -1) * apply(n.SparseXentBackprop, z, y), None),
+    n.SoftmaxXent: (
+        lambda g, ans, z, y: unbroadcast(expand_dims(g, -1) * apply(n.XentBackprop, z, y), z),
+        lambda g, ans, z, y: unbroadcast(expand_dims(g, -1) * -n.log_softmax(z), y),
+    ),
+    n.XentBackprop: (
+        lambda g, ans, z, y: unbroadcast(_softmax_jacobian(g, z), z),
+        lambda g, ans, z, y: zeros_like(y),
+    ),  # TF: zeros, not the -g of the math
+    n.SparseSoftmaxXent: (
+        lambda g, ans, z, y: expand_dims(g, -1) * apply(n.SparseXentBackprop, z, y),
+        None,
+    ),
     n.SparseXentBackprop: (lambda g, ans, z, y: _softmax_jacobian(g, z), None),
-    n.Conv2D: (lambda g, ans, x, f, **k:
-               apply(n.Conv2DBackpropInput, g, f, input_shape=x._value.shape, **k),
-               lambda g, ans, x, f, **k:
-               apply(n.Conv2DBackpropFilter, x, g, filter_shape=f._value.shape, **k)),
-    n.Conv2DBackpropInput:  (lambda gg, ans, g, f, input_shape, **k: apply(n.Conv2D, gg, f, **k),
-                             lambda gg, ans, g, f, input_shape, **k: apply(
-                                 n.Conv2DBackpropFilter, gg, g, filter_shape=f._value.shape, **k)),
-    n.Conv2DBackpropFilter: (lambda gg, ans, x, g, filter_shape, **k:
-                             apply(n.Conv2DBackpropInput, g, gg, input_shape=x._value.shape, **k),
-                             lambda gg, ans, x, g, filter_shape, **k: apply(n.Conv2D, x, gg, **k)),
-    d.CheckNumerics: (lambda g, ans, x, message: d.check_numerics(
-        g, f"Not a number (NaN) or infinity (Inf) values detected in gradient. "
-           f"{message.encode()!r}"),),
-    n.Erf:    (lambda g, ans, x: g * (2 / np.sqrt(np.pi)) * o.exp(-o.square(x)),),
-    n.Selu:          (lambda g, ans, x: apply(n.SeluGrad, g, ans),),
-    n.SeluGrad:      (lambda gg, ans, g, y: apply(n.SeluGrad, gg, y),
-                      lambda gg, ans, g, y: where(y < 0, gg * g, zeros_like(g))),
-    n.Relu6:         (lambda g, ans, x: apply(n.Relu6Grad, g, x),),
-    n.Relu6Grad:     (lambda gg, ans, g, x: apply(n.Relu6Grad, gg, x),
-                      lambda gg, ans, g, x: zeros_like(x)),
-    n.LeakyRelu:     (lambda g, ans, x, alpha: apply(n.LeakyReluGrad, g, x, alpha=alpha),),
-    n.LeakyReluGrad: (lambda gg, ans, g, x, alpha: apply(n.LeakyReluGrad, gg, x, alpha=alpha),
-                      lambda gg, ans, g, x, alpha: zeros_like(x)),
-    n.Softsign:      (lambda g, ans, x: apply(n.SoftsignGrad, g, x),),
-    n.SoftsignGrad:  (n._no_gradient("SoftsignGrad"), n._no_gradient("SoftsignGrad")),
+    n.Conv2D: (
+        lambda g, ans, x, f, **k: apply(
+            n.Conv2DBackpropInput, g, f, input_shape=x._value.shape, **k
+        ),
+        lambda g, ans, x, f, **k: apply(
+            n.Conv2DBackpropFilter, x, g, filter_shape=f._value.shape, **k
+        ),
+    ),
+    n.Conv2DBackpropInput: (
+        lambda gg, ans, g, f, input_shape, **k: apply(n.Conv2D, gg, f, **k),
+        lambda gg, ans, g, f, input_shape, **k: apply(
+            n.Conv2DBackpropFilter, gg, g, filter_shape=f._value.shape, **k
+        ),
+    ),
+    n.Conv2DBackpropFilter: (
+        lambda gg, ans, x, g, filter_shape, **k: apply(
+            n.Conv2DBackpropInput, g, gg, input_shape=x._value.shape, **k
+        ),
+        lambda gg, ans, x, g, filter_shape, **k: apply(n.Conv2D, x, gg, **k),
+    ),
+    d.CheckNumerics: (
+        lambda g, ans, x, message: d.check_numerics(
+            g,
+            f"Not a number (NaN) or infinity (Inf) values detected in gradient. "
+            f"{message.encode()!r}",
+        ),
+    ),
+    n.Erf: (lambda g, ans, x: g * (2 / np.sqrt(np.pi)) * o.exp(-o.square(x)),),
+    n.Selu: (lambda g, ans, x: apply(n.SeluGrad, g, ans),),
+    n.SeluGrad: (
+        lambda gg, ans, g, y: apply(n.SeluGrad, gg, y),
+        lambda gg, ans, g, y: where(y < 0, gg * g, zeros_like(g)),
+    ),
+    n.Relu6: (lambda g, ans, x: apply(n.Relu6Grad, g, x),),
+    n.Relu6Grad: (
+        lambda gg, ans, g, x: apply(n.Relu6Grad, gg, x),
+        lambda gg, ans, g, x: zeros_like(x),
+    ),
+    n.LeakyRelu: (lambda g, ans, x, alpha: apply(n.LeakyReluGrad, g, x, alpha=alpha),),
+    n.LeakyReluGrad: (
+        lambda gg, ans, g, x, alpha: apply(n.LeakyReluGrad, gg, x, alpha=alpha),
+        lambda gg, ans, g, x, alpha: zeros_like(x),
+    ),
+    n.Softsign: (lambda g, ans, x: apply(n.SoftsignGrad, g, x),),
+    n.SoftsignGrad: (n._no_gradient("SoftsignGrad"), n._no_gradient("SoftsignGrad")),
 }
+# fmt: on
 
 for _op, _rules in VJPS.items():
     _op.vjps = _rules

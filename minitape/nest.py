@@ -7,7 +7,7 @@ structure of `sources`; these two functions are all it takes.
 __all__ = ["flatten", "pack_sequence_as", "map_structure"]
 
 
-_NESTS = (list, tuple, dict)   # the containers a nest is made of; anything else is a leaf
+_NESTS = (list, tuple, dict)  # the containers a nest is made of; anything else is a leaf
 
 
 def flatten(structure):
@@ -37,8 +37,7 @@ def _build(s, leaves):
         built = {k: _build(s[k], leaves) for k in sorted(s)}
         return type(s)((k, built[k]) for k in s)
     if isinstance(s, (list, tuple)):
-        items = [_build(x, leaves) if isinstance(x, _NESTS) else next(leaves)
-                 for x in s]
+        items = [_build(x, leaves) if isinstance(x, _NESTS) else next(leaves) for x in s]
         if isinstance(s, tuple) and hasattr(s, "_fields"):
             return type(s)(*items)
         return type(s)(items)

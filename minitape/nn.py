@@ -1,7 +1,19 @@
 """`tf.nn`: activations, softmax, the cross-entropies, `conv2d`, `embedding_lookup`, `l2_loss`."""
-from .ops import elu, relu, sigmoid, softplus, tanh  # noqa: F401
-from .nn_impl import l2_loss, sigmoid_cross_entropy_with_logits  # noqa: F401
+
 from .array_ops import embedding_lookup  # noqa: F401
-from .nn_ops import (conv2d, gelu, leaky_relu, log_softmax, relu6, selu, silu, softmax,  # noqa: F401
-                     softmax_cross_entropy_with_logits, softsign,
-                     sparse_softmax_cross_entropy_with_logits, swish)
+from .nn_impl import l2_loss, sigmoid_cross_entropy_with_logits  # noqa: F401
+from .nn_ops import (  # noqa: F401
+    conv2d,
+    gelu,
+    leaky_relu,
+    log_softmax,
+    relu6,
+    selu,
+    silu,
+    softmax,
+    softmax_cross_entropy_with_logits,
+    softsign,
+    sparse_softmax_cross_entropy_with_logits,
+    swish,
+)
+from .ops import elu, relu, sigmoid, softplus, tanh  # noqa: F401

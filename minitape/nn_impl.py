@@ -3,6 +3,7 @@
 Both are written with minitape's own ops, in the same order as TensorFlow writes them, so the
 values and the gradients (even at awkward points such as a logit of exactly 0) are TF's.
 """
+
 from . import ops as o
 from .errors import invalid
 from .tensor import convert_to_tensor, operand
@@ -16,8 +17,11 @@ def l2_loss(t, name=None):
     The usual weight penalty: `loss + 1e-4 * sum(tf.nn.l2_loss(w) for w in weights)`."""
     t = convert_to_tensor(t)
     if not t.dtype.is_floating:
-        raise invalid("L2Loss", f"Value for attr 'T' of {t.dtype.name} is not in the list of "
-                                "allowed values: half, bfloat16, float, double")
+        raise invalid(
+            "L2Loss",
+            f"Value for attr 'T' of {t.dtype.name} is not in the list of "
+            "allowed values: half, bfloat16, float, double",
+        )
     return o.reduce_sum(o.square(t)) / 2
 
 
@@ -32,10 +36,12 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     logits = convert_to_tensor(logits)
     labels = operand(labels, logits, "SigmoidCrossEntropyWithLogits")
     if labels.shape != logits.shape:
-        raise ValueError(f"logits and labels must have the same shape ({tuple(logits.shape)} vs "
-                         f"{tuple(labels.shape)})")
+        raise ValueError(
+            f"logits and labels must have the same shape ({tuple(logits.shape)} vs "
+            f"{tuple(labels.shape)})"
+        )
     zeros = o.zeros_like(logits)
     cond = logits >= zeros
-    relu_logits = o.where(cond, logits, zeros)        # max(x, 0)
-    neg_abs_logits = o.where(cond, -logits, logits)   # -|x|
+    relu_logits = o.where(cond, logits, zeros)  # max(x, 0)
+    neg_abs_logits = o.where(cond, -logits, logits)  # -|x|
     return relu_logits - logits * labels + o.log1p(o.exp(neg_abs_logits))

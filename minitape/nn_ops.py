@@ -7,6 +7,7 @@ and converts the arguments as TF 2.21 does, and the gradient rules are rows of t
 "backprop" `softmax(logits) - labels` as an op of its own, whose gradient is the softmax
 Jacobian: that is how TF's nested tapes get second derivatives from them.
 """
+
 import math
 
 import numpy as np
@@ -18,9 +19,23 @@ from .ops import _op
 from .tape import apply
 from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
 
-__all__ = ["softmax", "log_softmax", "reduce_logsumexp", "softmax_cross_entropy_with_logits",
-           "sparse_softmax_cross_entropy_with_logits", "conv2d", "erf", "gelu", "silu", "swish",
-           "selu", "relu6", "leaky_relu", "softsign", "log_sigmoid"]
+__all__ = [
+    "softmax",
+    "log_softmax",
+    "reduce_logsumexp",
+    "softmax_cross_entropy_with_logits",
+    "sparse_softmax_cross_entropy_with_logits",
+    "conv2d",
+    "erf",
+    "gelu",
+    "silu",
+    "swish",
+    "selu",
+    "relu6",
+    "leaky_relu",
+    "softsign",
+    "log_sigmoid",
+]
 
 _FLOATS = "half, bfloat16, float, double"
 
@@ -28,8 +43,11 @@ _FLOATS = "half, bfloat16, float, double"
 def _float_tensor(x, op_name, allowed=_FLOATS):
     t = read(x)
     if t._value.dtype.kind != "f":
-        raise invalid(op_name, f"Value for attr 'T' of {tf_type_name(t._value.dtype)} is not in "
-                               f"the list of allowed values: {allowed}")
+        raise invalid(
+            op_name,
+            f"Value for attr 'T' of {tf_type_name(t._value.dtype)} is not in "
+            f"the list of allowed values: {allowed}",
+        )
     return t
 
 
@@ -57,8 +75,11 @@ def _softmax_args(logits, axis, op):
         raise AbortedError(None, op.name, f"Input dims must be <= 5 and >=1 [Op:{op.name}]")
     axis = -1 if axis is None else int(axis)
     if not -nd <= axis < nd:
-        raise invalid(op.name, f"`dim` must be in the range [{-nd}, {nd}) where {nd} is the "
-                               f"number of dimensions in the input. Received: dim={axis}")
+        raise invalid(
+            op.name,
+            f"`dim` must be in the range [{-nd}, {nd}) where {nd} is the "
+            f"number of dimensions in the input. Received: dim={axis}",
+        )
     return apply(op, t, axis=axis % nd)
 
 
@@ -79,8 +100,11 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     first and added back, with its gradient stopped; so the gradient is softmax(x)."""
     x = read(input_tensor)
     if x._value.dtype.kind != "f":
-        raise invalid("IsFinite", f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not "
-                                  "in the list of allowed values: bfloat16, half, float, double")
+        raise invalid(
+            "IsFinite",
+            f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not "
+            "in the list of allowed values: bfloat16, half, float, double",
+        )
     raw_max = o.reduce_max(x, axis=axis, keepdims=True)
     my_max = o.stop_gradient(o.where(o.is_finite(raw_max), raw_max, 0))
     result = o.log(o.reduce_sum(o.exp(x - my_max), axis=axis, keepdims=keepdims))
@@ -103,11 +127,13 @@ def _sparse_xent(logits, labels):
 SoftmaxXent = _op("SoftmaxCrossEntropyWithLogits", _xent)
 SparseSoftmaxXent = _op("SparseSoftmaxCrossEntropyWithLogits", _sparse_xent)
 # the fused ops' second output, softmax(logits) - labels: what their gradient multiplies
-XentBackprop = _op("SoftmaxCrossEntropyWithLogits:backprop",
-                   lambda logits, labels: _softmax(logits, -1) - labels)
-SparseXentBackprop = _op("SparseSoftmaxCrossEntropyWithLogits:backprop",
-                         lambda logits, labels: _softmax(logits, -1) -
-                         (labels[:, None] == np.arange(logits.shape[-1])))
+XentBackprop = _op(
+    "SoftmaxCrossEntropyWithLogits:backprop", lambda logits, labels: _softmax(logits, -1) - labels
+)
+SparseXentBackprop = _op(
+    "SparseSoftmaxCrossEntropyWithLogits:backprop",
+    lambda logits, labels: _softmax(logits, -1) - (labels[:, None] == np.arange(logits.shape[-1])),
+)
 
 
 def _flatten_outer(t):
@@ -131,15 +157,20 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     logits = read(logits)
     labels = read(labels)
     if logits._value.dtype.kind != "f":
-        raise invalid("SoftmaxCrossEntropyWithLogits", f"Value for attr 'T' of "
-                      f"{tf_type_name(logits._value.dtype)} is not in the list of allowed "
-                      f"values: {_FLOATS}")
+        raise invalid(
+            "SoftmaxCrossEntropyWithLogits",
+            f"Value for attr 'T' of "
+            f"{tf_type_name(logits._value.dtype)} is not in the list of allowed "
+            f"values: {_FLOATS}",
+        )
     precise = o.cast(logits, "float32") if logits._value.dtype == np.float16 else logits
     labels = o.cast(labels, precise.dtype)
     nd = precise._value.ndim
     if nd == 0:
-        raise invalid("Slice", "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when "
-                               "input.dim_size(0) == 0")
+        raise invalid(
+            "Slice",
+            "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when input.dim_size(0) == 0",
+        )
     axis = int(axis)
     if axis != -1 and axis % nd != nd - 1:
         precise, labels = _move_to_end(precise, axis % nd), _move_to_end(labels, axis % nd)
@@ -147,13 +178,18 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     flat_logits = _flatten_outer(precise)
     flat_labels = _flatten_outer(labels) if labels._value.ndim else labels
     try:
-        if np.broadcast_shapes(flat_logits._value.shape, flat_labels._value.shape) != \
-                flat_logits._value.shape or flat_labels._value.ndim != 2:
+        if (
+            np.broadcast_shapes(flat_logits._value.shape, flat_labels._value.shape)
+            != flat_logits._value.shape
+            or flat_labels._value.ndim != 2
+        ):
             raise ValueError
     except ValueError:
-        raise invalid("SoftmaxCrossEntropyWithLogits", "logits and labels must be broadcastable: "
-                      f"logits_size={_dims(flat_logits)} labels_size={_dims(flat_labels)}"
-                      ) from None
+        raise invalid(
+            "SoftmaxCrossEntropyWithLogits",
+            "logits and labels must be broadcastable: "
+            f"logits_size={_dims(flat_logits)} labels_size={_dims(flat_labels)}",
+        ) from None
     cost = apply(SoftmaxXent, flat_logits, flat_labels)
     cost = o.reshape(cost, out_shape)
     return o.cast(cost, logits.dtype) if cost.dtype != logits.dtype else cost
@@ -169,29 +205,41 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     labels = read(labels)
     logits = read(logits)
     if labels._value.dtype.kind not in "iu":
-        raise invalid("SparseSoftmaxCrossEntropyWithLogits", f"Value for attr 'Tlabels' of "
-                      f"{tf_type_name(labels._value.dtype)} is not in the list of allowed "
-                      "values: int32, int64")
+        raise invalid(
+            "SparseSoftmaxCrossEntropyWithLogits",
+            f"Value for attr 'Tlabels' of "
+            f"{tf_type_name(labels._value.dtype)} is not in the list of allowed "
+            "values: int32, int64",
+        )
     if logits._value.dtype.kind != "f":
-        raise invalid("SparseSoftmaxCrossEntropyWithLogits", f"Value for attr 'T' of "
-                      f"{tf_type_name(logits._value.dtype)} is not in the list of allowed "
-                      f"values: {_FLOATS}")
+        raise invalid(
+            "SparseSoftmaxCrossEntropyWithLogits",
+            f"Value for attr 'T' of "
+            f"{tf_type_name(logits._value.dtype)} is not in the list of allowed "
+            f"values: {_FLOATS}",
+        )
     ls, gs = labels._value.shape, logits._value.shape
     if len(ls) != len(gs) - 1:
-        raise ValueError("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
-                         f"labels.shape={ls} of rank {len(ls)} and logits.shape={gs} of rank "
-                         f"{len(gs)}")
+        raise ValueError(
+            "`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+            f"labels.shape={ls} of rank {len(ls)} and logits.shape={gs} of rank "
+            f"{len(gs)}"
+        )
     if ls != gs[:-1]:
-        raise ValueError("`labels.shape` must equal `logits.shape` except for the last "
-                         f"dimension. Received: labels.shape={ls} and logits.shape={gs}")
+        raise ValueError(
+            "`labels.shape` must equal `logits.shape` except for the last "
+            f"dimension. Received: labels.shape={ls} and logits.shape={gs}"
+        )
     precise = o.cast(logits, "float32") if logits._value.dtype == np.float16 else logits
     n = gs[-1]
     lv = labels._value
     if lv.size and (lv.min() < 0 or lv.max() >= n):
         bad = lv[(lv < 0) | (lv >= n)].reshape(-1)[0]
-        raise invalid("SparseSoftmaxCrossEntropyWithLogits",
-                      f"Received a label value of {bad} which is outside the valid range of "
-                      f"[0, {n}).  Label values: {' '.join(map(str, lv.reshape(-1)))}")
+        raise invalid(
+            "SparseSoftmaxCrossEntropyWithLogits",
+            f"Received a label value of {bad} which is outside the valid range of "
+            f"[0, {n}).  Label values: {' '.join(map(str, lv.reshape(-1)))}",
+        )
     flat_logits = o.reshape(precise, (-1, n)) if len(gs) != 2 else precise
     flat_labels = o.reshape(labels, (-1,)) if len(ls) != 1 else labels
     cost = o.reshape(apply(SparseSoftmaxXent, flat_logits, flat_labels), ls)
@@ -239,8 +287,10 @@ def _conv2d_backprop_input(g, filters, input_shape, strides, dilations, padding)
     for i in range(kh):
         for j in range(kw):
             r, c = i * dh, j * dw
-            out[:, r:r + sh * (oh - 1) + 1:sh, c:c + sw * (ow - 1) + 1:sw] += g @ filters[i, j].T
-    return out[:, top:top + h, left:left + w]
+            out[:, r : r + sh * (oh - 1) + 1 : sh, c : c + sw * (ow - 1) + 1 : sw] += (
+                g @ filters[i, j].T
+            )
+    return out[:, top : top + h, left : left + w]
 
 
 def _conv2d_backprop_filter(x, g, filter_shape, strides, dilations, padding):
@@ -267,11 +317,15 @@ def _pair(value, name, nd=4):
         return v[0], v[1]
     if len(v) == 4:
         if v[0] != 1 or v[3] != 1:
-            raise invalid("Conv2D", f"Current implementation does not yet support {name} in "
-                                    "the batch and depth dimensions.")
+            raise invalid(
+                "Conv2D",
+                f"Current implementation does not yet support {name} in "
+                "the batch and depth dimensions.",
+            )
         return v[1], v[2]
-    raise ValueError(f"{name} should be of length 1, 2 or 4. Received: {name}={value} of length "
-                     f"{len(v)}")
+    raise ValueError(
+        f"{name} should be of length 1, 2 or 4. Received: {name}={value} of length {len(v)}"
+    )
 
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
@@ -283,21 +337,30 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     x = read(input)
     f = read(filters) if isinstance(filters, _TensorLike) else convert_to_tensor(filters, x.dtype)
     if x._value.dtype.kind != "f" and x._value.dtype != np.int32:
-        raise invalid("Conv2D", f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not in "
-                                f"the list of allowed values: {_FLOATS}, int32")
+        raise invalid(
+            "Conv2D",
+            f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not in "
+            f"the list of allowed values: {_FLOATS}, int32",
+        )
     if f._value.dtype != x._value.dtype:
-        raise invalid("Conv2D", f"cannot compute Conv2D as input #1(zero-based) was expected to "
-                                f"be a {tf_type_name(x._value.dtype)} tensor but is a "
-                                f"{tf_type_name(f._value.dtype)} tensor")
+        raise invalid(
+            "Conv2D",
+            f"cannot compute Conv2D as input #1(zero-based) was expected to "
+            f"be a {tf_type_name(x._value.dtype)} tensor but is a "
+            f"{tf_type_name(f._value.dtype)} tensor",
+        )
     if data_format != "NHWC":
-        raise ValueError(f"minitape's conv2d supports data_format='NHWC' only, got "
-                         f"{data_format!r}")
+        raise ValueError(f"minitape's conv2d supports data_format='NHWC' only, got {data_format!r}")
     if padding not in ("VALID", "SAME"):
         if isinstance(padding, (list, tuple)):
-            raise NotImplementedError("minitape's conv2d has no explicit paddings: use 'VALID' "
-                                      "or 'SAME'")
-        raise invalid("Conv2D", f"Value for attr 'padding' of \"{padding}\" is not in the list "
-                                'of allowed values: "SAME", "VALID", "EXPLICIT"')
+            raise NotImplementedError(
+                "minitape's conv2d has no explicit paddings: use 'VALID' or 'SAME'"
+            )
+        raise invalid(
+            "Conv2D",
+            f"Value for attr 'padding' of \"{padding}\" is not in the list "
+            'of allowed values: "SAME", "VALID", "EXPLICIT"',
+        )
     if x._value.ndim != 4:
         raise ValueError(f"input must be 4-dimensional{list(x._value.shape)}")
     if f._value.ndim != 4:
@@ -307,19 +370,26 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     if min(strides) < 1 or min(dilations) < 1:
         raise invalid("Conv2D", "Sliding window strides and dilations must be positive.")
     if max(strides) > 1 and max(dilations) > 1:
-        raise invalid("Conv2D", "Current libxsmm and customized CPU implementations do not yet "
-                                "support dilation rates larger than 1.")
+        raise invalid(
+            "Conv2D",
+            "Current libxsmm and customized CPU implementations do not yet "
+            "support dilation rates larger than 1.",
+        )
     n, h, w, c = x._value.shape
     kh, kw, fc, _ = f._value.shape
     if fc == 0 or c % fc or c != fc:
-        raise invalid("Conv2D", f"input depth must be evenly divisible by filter depth: {c} vs "
-                                f"{fc}")
+        raise invalid(
+            "Conv2D", f"input depth must be evenly divisible by filter depth: {c} vs {fc}"
+        )
     for size, k, s, d in ((h, kh, strides[0], dilations[0]), (w, kw, strides[1], dilations[1])):
         span = (k - 1) * d + 1
         if padding == "VALID" and size < span:
-            raise invalid("Conv2D", f"Computed output size would be negative: "
-                                    f"{(size - span) // s + 1} [input_size: {size}, "
-                                    f"effective_filter_size: {span}, stride: {s}]")
+            raise invalid(
+                "Conv2D",
+                f"Computed output size would be negative: "
+                f"{(size - span) // s + 1} [input_size: {size}, "
+                f"effective_filter_size: {span}, stride: {s}]",
+            )
     return apply(Conv2D, x, f, strides=strides, dilations=dilations, padding=padding)
 
 
@@ -354,11 +424,19 @@ swish = silu
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
 
 
-Selu = _op("Selu", lambda x: np.where(x > 0, _SELU_SCALE * x,
-                                       _SELU_SCALE * _SELU_ALPHA * np.expm1(x)).astype(x.dtype))
+Selu = _op(
+    "Selu",
+    lambda x: np.where(x > 0, _SELU_SCALE * x, _SELU_SCALE * _SELU_ALPHA * np.expm1(x)).astype(
+        x.dtype
+    ),
+)
 # TF's SeluGrad reads the output y: g * scale where y >= 0 (so at x = 0 too), else g * (y + s*a)
-SeluGrad = _op("SeluGrad", lambda g, y: np.where(y < 0, g * (y + _SELU_SCALE * _SELU_ALPHA),
-                                                 g * _SELU_SCALE).astype(g.dtype))
+SeluGrad = _op(
+    "SeluGrad",
+    lambda g, y: np.where(y < 0, g * (y + _SELU_SCALE * _SELU_ALPHA), g * _SELU_SCALE).astype(
+        g.dtype
+    ),
+)
 
 
 def selu(features, name=None):
@@ -371,8 +449,9 @@ def selu(features, name=None):
 Relu6 = _op("Relu6", lambda x: np.minimum(np.maximum(x, 0), 6).astype(x.dtype))
 Relu6Grad = _op("Relu6Grad", lambda g, x: g * ((x > 0) & (x < 6)))
 LeakyRelu = _op("LeakyRelu", lambda x, alpha: np.where(x > 0, x, alpha * x).astype(x.dtype))
-LeakyReluGrad = _op("LeakyReluGrad",
-                    lambda g, x, alpha: np.where(x > 0, g, alpha * g).astype(g.dtype))
+LeakyReluGrad = _op(
+    "LeakyReluGrad", lambda g, x, alpha: np.where(x > 0, g, alpha * g).astype(g.dtype)
+)
 
 
 def relu6(features, name=None):
@@ -397,8 +476,10 @@ def softsign(features, name=None):
 
 def _no_gradient(op_name):
     """A rule that refuses, as TF does for an op with no registered gradient."""
+
     def rule(*args, **kwargs):
         raise LookupError(f"gradient registry has no entry for: {op_name}")
+
     return rule
 
 

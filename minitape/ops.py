@@ -6,6 +6,7 @@ records it on any tape that watches an input. The VJP rules for these ops live i
 in `grads.py`. Python's operators on tensors and variables (`+`, `*`, `@`, `x[i]`, ...) are
 the functions defined here.
 """
+
 import builtins
 import math
 import operator
@@ -18,8 +19,16 @@ from . import dtypes as _dt
 from .context import STATE
 from .errors import UnimplementedError, invalid
 from .tape import Op, apply
-from .tensor import (Tensor, TensorShape, Variable, _TensorLike, convert_to_tensor, operand,
-                     read, tf_type_name)
+from .tensor import (
+    Tensor,
+    TensorShape,
+    Variable,
+    _TensorLike,
+    convert_to_tensor,
+    operand,
+    read,
+    tf_type_name,
+)
 
 # TF computes inf and nan silently (log(0), 1/0, overflow); so does minitape. numpy would warn
 # from inside minitape's own modules: this filter silences exactly those warnings, at no cost
@@ -41,6 +50,7 @@ def _broadcast_check(op_name):
             raise invalid(op_name, f"Incompatible shapes: {shapes}") from None
         if op_name in ("FloorDiv", "FloorMod") and np.asarray(b).dtype.kind in "iu":
             raise invalid(op_name, "Integer division by zero")
+
     return check
 
 
@@ -50,8 +60,11 @@ def _broadcast_to_check(x, shape):
     except ValueError:
         fits = False
     if not fits:
-        raise invalid("BroadcastTo", f"Unable to broadcast tensor of shape {list(np.shape(x))} "
-                                     f"to tensor of shape {list(shape)}")
+        raise invalid(
+            "BroadcastTo",
+            f"Unable to broadcast tensor of shape {list(np.shape(x))} "
+            f"to tensor of shape {list(shape)}",
+        )
 
 
 def _matmul_check(a, b, transpose_a=False, transpose_b=False):
@@ -60,7 +73,7 @@ def _matmul_check(a, b, transpose_a=False, transpose_b=False):
         sa = sa[:-2] + (sa[-1], sa[-2])
     if transpose_b:
         sb = sb[:-2] + (sb[-1], sb[-2])
-    if sa[-1] != sb[-2]:     # (else: batch dimensions that do not broadcast; numpy says so)
+    if sa[-1] != sb[-2]:  # (else: batch dimensions that do not broadcast; numpy says so)
         raise invalid("MatMul", f"Matrix size-incompatible: In[0]: {_dims(sa)}, In[1]: {_dims(sb)}")
 
 
@@ -68,11 +81,14 @@ def _reshape_check(x, shape):
     size, known = np.size(x), math.prod(s for s in shape if s != -1)
     unknown = [i for i, s in enumerate(shape) if s == -1]
     if len(unknown) > 1:
-        raise invalid("Reshape", f"Only one input size may be -1, not both {unknown[0]} and "
-                                 f"{unknown[1]}")
+        raise invalid(
+            "Reshape", f"Only one input size may be -1, not both {unknown[0]} and {unknown[1]}"
+        )
     wanted = f"requires a multiple of {known}" if unknown else f"has {known}"
-    raise invalid("Reshape", f"Input to reshape is a tensor with {size} values, but the "
-                             f"requested shape {wanted}")
+    raise invalid(
+        "Reshape",
+        f"Input to reshape is a tensor with {size} values, but the requested shape {wanted}",
+    )
 
 
 def _op(name, forward, check=None):
@@ -87,7 +103,7 @@ def _binop(name, forward):
 # (Python's operators, not np.add & co: the same ufuncs on arrays, but on numpy scalars they
 # take numpy's scalar fast path, which makes a chain of scalar ops ~10x cheaper.)
 Add = _binop("AddV2", operator.add)
-StringAdd = _binop("AddV2", lambda x, y: np.asarray(x + y, dtype=object))   # concatenation
+StringAdd = _binop("AddV2", lambda x, y: np.asarray(x + y, dtype=object))  # concatenation
 Sub = _binop("Sub", operator.sub)
 Mul = _binop("Mul", operator.mul)
 Div = _binop("RealDiv", operator.truediv)
@@ -121,19 +137,26 @@ Elu = _op("Elu", lambda x: np.where(x > 0, x, np.expm1(x)).astype(x.dtype))
 Softplus = _op("Softplus", lambda x: np.logaddexp(0, x).astype(x.dtype))
 Abs = _op("Abs", np.abs)
 Sign = _op("Sign", np.sign)
-Round = _op("Round", np.round)       # half to even, as TF
+Round = _op("Round", np.round)  # half to even, as TF
 Floor = _op("Floor", np.floor)
 Ceil = _op("Ceil", np.ceil)
 Identity = _op("Identity", lambda x: x)
 Cast = _op("Cast", lambda x, dtype: x.astype(dtype))
 Select = _op("SelectV2", np.where, _broadcast_check("SelectV2"))
-ClipByValue = _op("ClipByValue", lambda x, lo, hi: np.maximum(np.minimum(x, hi), lo),
-                  _broadcast_check("ClipByValue"))
+ClipByValue = _op(
+    "ClipByValue",
+    lambda x, lo, hi: np.maximum(np.minimum(x, hi), lo),
+    _broadcast_check("ClipByValue"),
+)
 # (Array methods rather than np.reshape & co: the same views, without numpy's Python-level
 # dispatch, which costs more than the work on small arrays.)
-MatMul = _op("MatMul", lambda a, b, transpose_a=False, transpose_b=False: np.matmul(
-    a.swapaxes(-1, -2) if transpose_a else a, b.swapaxes(-1, -2) if transpose_b else b),
-    _matmul_check)
+MatMul = _op(
+    "MatMul",
+    lambda a, b, transpose_a=False, transpose_b=False: np.matmul(
+        a.swapaxes(-1, -2) if transpose_a else a, b.swapaxes(-1, -2) if transpose_b else b
+    ),
+    _matmul_check,
+)
 Transpose = _op("Transpose", lambda x, perm: x.transpose(perm))
 Reshape = _op("Reshape", lambda x, shape: x.reshape(shape), _reshape_check)
 ExpandDims = _op("ExpandDims", lambda x, shape: x.reshape(shape))
@@ -142,11 +165,19 @@ BroadcastTo = _op("BroadcastTo", lambda x, shape: _filled(shape, x), _broadcast_
 Concat = _op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
 Pack = _op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
 Sum = _op("Sum", lambda x, axis, keepdims: _sum(x, axis, keepdims))
-Mean = _op("Mean", lambda x, axis, keepdims: _mean(np.add.reduce(x, axis=axis, keepdims=keepdims), x))
-Max = _op("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims,
-                                                   initial=_extreme(x.dtype, -1)))
-Min = _op("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims,
-                                                   initial=_extreme(x.dtype, 1)))
+Mean = _op(
+    "Mean", lambda x, axis, keepdims: _mean(np.add.reduce(x, axis=axis, keepdims=keepdims), x)
+)
+Max = _op(
+    "Max",
+    lambda x, axis, keepdims: np.max(
+        x, axis=axis, keepdims=keepdims, initial=_extreme(x.dtype, -1)
+    ),
+)
+Min = _op(
+    "Min",
+    lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims, initial=_extreme(x.dtype, 1)),
+)
 StridedSlice = _op("StridedSlice", lambda x, key: _element(x[key]))
 
 # Ops without a gradient (a deliberate stop, or boolean/integer results). They still run
@@ -194,9 +225,13 @@ def _filled(shape, x):
 # times slower, and slower still for negative bases). x * x and 1 / x give np.power's bits;
 # x * x * x is within two ulps of it, as np.power is of TF's own pow (checked against TF 2.21).
 # x ** 0.5: numpy itself takes sqrt there, whose -0 and -inf differ from pow's (TF: 0 and inf).
-_POW_BY_HAND = {2.0: lambda x: x * x, 3.0: lambda x: x * x * x, 1.0: lambda x: x,
-                -1.0: lambda x: 1 / x,
-                0.5: lambda x: np.where(x == -np.inf, np.inf, np.sqrt(x) + 0.0).astype(x.dtype)[()]}
+_POW_BY_HAND = {
+    2.0: lambda x: x * x,
+    3.0: lambda x: x * x * x,
+    1.0: lambda x: x,
+    -1.0: lambda x: 1 / x,
+    0.5: lambda x: np.where(x == -np.inf, np.inf, np.sqrt(x) + 0.0).astype(x.dtype)[()],
+}
 
 
 def _pow(x, y):
@@ -238,7 +273,7 @@ def _scatter(g, key, shape):
     return out
 
 
-IndexGrad = _op("StridedSliceGrad", _scatter)    # the VJP of indexing, itself differentiable
+IndexGrad = _op("StridedSliceGrad", _scatter)  # the VJP of indexing, itself differentiable
 
 
 def _is_basic(key):
@@ -249,30 +284,39 @@ def _is_basic(key):
 # --- argument helpers ---------------------------------------------------------------------
 # The dtypes an op has kernels for, as numpy kinds; TF refuses the others with the errors
 # `_refuse` words as TF does.
-_NUMBERS = "fciu"        # numbers: not bool, not string
+_NUMBERS = "fciu"  # numbers: not bool, not string
 _FLOATS = "fc"
 _BOOLS = "b"
-_SIGNED = "fci"          # numbers with a sign: TF has no Neg or Abs kernel for unsigned ints
-_REALS = "fiu"           # ordered numbers: no complex (Maximum, Minimum, ClipByValue)
+_SIGNED = "fci"  # numbers with a sign: TF has no Neg or Abs kernel for unsigned ints
+_REALS = "fiu"  # ordered numbers: no complex (Maximum, Minimum, ClipByValue)
 _REAL_FLOATS = "f"
-_KIND_NAMES = {_NUMBERS: "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, "
-                         "int16, int32, int64, complex64, complex128",
-               _FLOATS: "bfloat16, half, float, double"}
+_KIND_NAMES = {
+    _NUMBERS: "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, "
+    "int16, int32, int64, complex64, complex128",
+    _FLOATS: "bfloat16, half, float, double",
+}
 
 
 def _refuse(op_name, x, kinds):
     dt = x._value.dtype
     if kinds == _BOOLS:
-        raise invalid(op_name, f"cannot compute {op_name} as input #0(zero-based) was expected "
-                               f"to be a bool tensor but is a {tf_type_name(dt)} tensor")
-    raise invalid(op_name, f"Value for attr 'T' of {_dt.from_numpy(dt).name} is not in the list "
-                           f"of allowed values: {_KIND_NAMES.get(kinds, _KIND_NAMES[_NUMBERS])}")
+        raise invalid(
+            op_name,
+            f"cannot compute {op_name} as input #0(zero-based) was expected "
+            f"to be a bool tensor but is a {tf_type_name(dt)} tensor",
+        )
+    raise invalid(
+        op_name,
+        f"Value for attr 'T' of {_dt.from_numpy(dt).name} is not in the list "
+        f"of allowed values: {_KIND_NAMES.get(kinds, _KIND_NAMES[_NUMBERS])}",
+    )
 
 
 def _binary(op, fn_name, doc, kinds=_NUMBERS):
     """The public function of a binary op (`multiply`, `maximum`, ...): it makes both operands
     tensors of one dtype (Python data takes the tensor's dtype), checks that the op takes that
     dtype (`kinds`), then calls `apply`."""
+
     def binary(x, y, name=None):
         if type(x) is Tensor:
             if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
@@ -285,6 +329,7 @@ def _binary(op, fn_name, doc, kinds=_NUMBERS):
         if x._value.dtype.kind not in kinds:
             _refuse(op.name, x, kinds)
         return apply(op, x, y)
+
     binary.__name__ = binary.__qualname__ = fn_name
     binary.__doc__ = doc
     return binary
@@ -306,12 +351,14 @@ def _int_values(value, what, error):
     if isinstance(value, _TensorLike):
         v = value._read_value()
     elif isinstance(value, (np.ndarray, np.generic)):
-        v = np.asarray(value)        # (its own dtype: a float array is not truncated)
+        v = np.asarray(value)  # (its own dtype: a float array is not truncated)
     else:
-        v = convert_to_tensor(value, dtype_hint=_dt.int32)._value   # ([] is int32)
+        v = convert_to_tensor(value, dtype_hint=_dt.int32)._value  # ([] is int32)
     if v.dtype.kind not in "iu":
-        raise error(f"{what} must be an integer (or a list of integers, or an integer "
-                    f"tensor), got {value!r}")
+        raise error(
+            f"{what} must be an integer (or a list of integers, or an integer "
+            f"tensor), got {value!r}"
+        )
     return v
 
 
@@ -336,12 +383,18 @@ def _axes(axis, ndim, op_name):
     InvalidArgumentError of the op."""
     if axis is None:
         return None
-    if type(axis) is int and -ndim <= axis < ndim:     # the common case, quickly
+    if type(axis) is int and -ndim <= axis < ndim:  # the common case, quickly
         return (axis % ndim,)
-    err = lambda message: invalid(op_name, message)     # noqa: E731
-    axes = _int_values(axis, "axis", lambda m: invalid(
-        op_name, f"Value for attr 'Tidx' of {_axis_type(axis)} is not in the list of allowed "
-                 f"values: int32, int64 ({m})"))
+    err = lambda message: invalid(op_name, message)  # noqa: E731
+    axes = _int_values(
+        axis,
+        "axis",
+        lambda m: invalid(
+            op_name,
+            f"Value for attr 'Tidx' of {_axis_type(axis)} is not in the list of allowed "
+            f"values: int32, int64 ({m})",
+        ),
+    )
     if axes.ndim > 1:
         raise err(f"axis must be a scalar or a vector, got shape {list(axes.shape)}")
     out = []
@@ -365,9 +418,10 @@ def _shape_arg(shape, error=TypeError, what="shape"):
     """A shape given as a list, tuple, TensorShape, int or int tensor, as a tuple of ints.
     A float, string, bool or None dimension is refused with `error` (TF's class differs from
     op to op: TypeError for tf.zeros, InvalidArgumentError for tf.reshape)."""
-    if type(shape) in (tuple, list, TensorShape) and all(type(s) is int and -_INT64_LIMIT <= s
-                                                         < _INT64_LIMIT for s in shape):
-        return tuple(shape)                  # the common case, quickly
+    if type(shape) in (tuple, list, TensorShape) and all(
+        type(s) is int and -_INT64_LIMIT <= s < _INT64_LIMIT for s in shape
+    ):
+        return tuple(shape)  # the common case, quickly
     v = _int_values(shape, what, error)
     if v.ndim > 1:
         raise error(f"{what} must be a vector of integers, got a tensor of shape {list(v.shape)}")
@@ -378,8 +432,12 @@ def _new_shape(shape, op_name):
     """The shape of a new tensor (tf.zeros, tf.fill, ...): integers, none negative."""
     dims = _shape_arg(shape)
     if builtins.any(d < 0 for d in dims):
-        raise invalid(op_name, f"Dimension -1 must be >= 0" if -1 in dims else
-                      f"Dimensions must be >= 0, got {list(dims)}")
+        raise invalid(
+            op_name,
+            "Dimension -1 must be >= 0"
+            if -1 in dims
+            else f"Dimensions must be >= 0, got {list(dims)}",
+        )
     return dims
 
 
@@ -410,11 +468,15 @@ _real_div = _binary(Div, "divide", None)
 def divide(x, y, name=None):
     """True division. As TF's `/`: integer tensors are first cast to a float (float32 for 8
     and 16 bits, float64 for 32 and 64), and both sides must have the same dtype."""
-    if type(x) is Tensor and x._value.dtype.kind == "f":      # (the common case)
+    if type(x) is Tensor and x._value.dtype.kind == "f":  # (the common case)
         if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
             y = operand(y, x, "RealDiv")
         return apply(Div, x, y)
-    x = x if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike) else operand(x, read(y), "RealDiv")
+    x = (
+        x
+        if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike)
+        else operand(x, read(y), "RealDiv")
+    )
     x = read(x)
     if x._value.dtype.kind in "iu":
         x, y = _int_true_div_operands(x, y)
@@ -438,12 +500,18 @@ def truediv(x, y, name=None):
     if x._value.dtype != y._value.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     return divide(x, y)
+
+
 _divide_no_nan = _binary(DivNoNan, "divide_no_nan", None)
 
 
 def divide_no_nan(x, y, name=None):
     """x / y, but 0 wherever y is 0 (no inf or nan); integers are divided as `/` does."""
-    x = read(x) if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike) else operand(x, read(y), "DivNoNan")
+    x = (
+        read(x)
+        if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike)
+        else operand(x, read(y), "DivNoNan")
+    )
     if x._value.dtype.kind in "iu":
         x, y = _int_true_div_operands(x, y)
     if x._value.dtype.kind not in _FLOATS:
@@ -549,9 +617,12 @@ def cast(x, dtype, name=None):
     have = x._value.dtype
     if have == npd:
         return x
-    if "O" in (have.kind, npd.kind):           # strings are never cast to or from numbers
-        raise UnimplementedError(None, "Cast", f"Cast {tf_type_name(have)} to "
-                                 f"{tf_type_name(npd)} is not supported [Op:Cast]")
+    if "O" in (have.kind, npd.kind):  # strings are never cast to or from numbers
+        raise UnimplementedError(
+            None,
+            "Cast",
+            f"Cast {tf_type_name(have)} to {tf_type_name(npd)} is not supported [Op:Cast]",
+        )
     return apply(Cast, x, dtype=npd)
 
 
@@ -560,8 +631,11 @@ def where(condition, x=None, y=None, name=None):
     indices of its true elements."""
     c = read(condition)
     if c._value.dtype.kind != "b":
-        raise invalid("SelectV2", f"cannot compute SelectV2 as input #0(zero-based) was expected "
-                                  f"to be a bool tensor but is a {tf_type_name(c._value.dtype)} tensor")
+        raise invalid(
+            "SelectV2",
+            f"cannot compute SelectV2 as input #0(zero-based) was expected "
+            f"to be a bool tensor but is a {tf_type_name(c._value.dtype)} tensor",
+        )
     if x is None and y is None:
         return apply(Where, c)
     if x is None or y is None:
@@ -641,11 +715,13 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
 def transpose(a, perm=None, conjugate=False, name=None):
     a = read(a)
     n = a._value.ndim
-    bad = lambda m: invalid("Transpose", m)     # noqa: E731
+    bad = lambda m: invalid("Transpose", m)  # noqa: E731
     perm = tuple(builtins.range(n))[::-1] if perm is None else _shape_arg(perm, bad, "perm")
     if sorted(perm) != list(builtins.range(n)):
-        raise invalid("Transpose", f"transpose expects a permutation of {list(builtins.range(n))}, got "
-                                   f"{list(perm)}")
+        raise invalid(
+            "Transpose",
+            f"transpose expects a permutation of {list(builtins.range(n))}, got {list(perm)}",
+        )
     return apply(Transpose, a, perm=perm)
 
 
@@ -668,7 +744,9 @@ def expand_dims(input, axis, name=None):  # noqa: A002
     n = len(s)
     axis = _int_arg(axis, "axis")
     if not -n - 1 <= axis <= n:
-        raise invalid("ExpandDims", f"Tried to expand dim index {axis} for tensor with {n} dimensions.")
+        raise invalid(
+            "ExpandDims", f"Tried to expand dim index {axis} for tensor with {n} dimensions."
+        )
     s.insert(axis % (n + 1), 1)
     return apply(ExpandDims, t, shape=tuple(s))
 
@@ -682,8 +760,9 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
         axes = _axes(axis, len(s), "Squeeze")
         for a in axes:
             if s[a] != 1:
-                raise invalid("Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, "
-                                         f"got {s[a]}")
+                raise invalid(
+                    "Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, got {s[a]}"
+                )
         new = tuple(d for i, d in enumerate(s) if i not in axes)
     return apply(Squeeze, t, shape=new)
 
@@ -708,37 +787,48 @@ def concat(values, axis, name=None):
     if not isinstance(values, (list, tuple)):
         values = [values]
     if not values:
-        raise invalid("ConcatV2", "ConcatOp : Expected a list of at least one tensor to "
-                                  "concatenate, got an empty list")
+        raise invalid(
+            "ConcatV2",
+            "ConcatOp : Expected a list of at least one tensor to concatenate, got an empty list",
+        )
     axis = _int_arg(axis, "axis", lambda m: invalid("ConcatV2", m))
-    if len(values) == 1:          # (TF: one tensor is returned as it is, whatever its rank)
+    if len(values) == 1:  # (TF: one tensor is returned as it is, whatever its rank)
         return identity(values[0])
     ts = _same_dtype(list(values), "ConcatV2")
     nd = ts[0]._value.ndim
     if nd == 0:
         raise invalid("ConcatV2", "ConcatOp : Can't concatenate scalars (use tf.stack instead)")
     if not -nd <= axis < nd:
-        raise invalid("ConcatV2", f"ConcatOp : Expected concatenating dimensions in the range "
-                                  f"[{-nd}, {nd}), but got {axis}")
+        raise invalid(
+            "ConcatV2",
+            f"ConcatOp : Expected concatenating dimensions in the range "
+            f"[{-nd}, {nd}), but got {axis}",
+        )
     axis %= nd
     base = ts[0]._value.shape
     for i, t in enumerate(ts[1:], 1):
         s = t._value.shape
         if len(s) != nd:
-            raise invalid("ConcatV2", f"ConcatOp : Ranks of all input tensors should match: "
-                                      f"shape[0] = {list(base)} vs. shape[{i}] = {list(s)}")
+            raise invalid(
+                "ConcatV2",
+                f"ConcatOp : Ranks of all input tensors should match: "
+                f"shape[0] = {list(base)} vs. shape[{i}] = {list(s)}",
+            )
         bad = [k for k, (a, b) in enumerate(zip(base, s)) if k != axis and a != b]
         if bad:
-            raise invalid("ConcatV2", f"ConcatOp : Dimension {bad[0]} in both shapes must be "
-                                      f"equal: shape[0] = {list(base)} vs. shape[{i}] = {list(s)}")
+            raise invalid(
+                "ConcatV2",
+                f"ConcatOp : Dimension {bad[0]} in both shapes must be "
+                f"equal: shape[0] = {list(base)} vs. shape[{i}] = {list(s)}",
+            )
     return apply(Concat, *ts, axis=axis)
 
 
 def stack(values, axis=0, name=None):
     if not isinstance(values, (list, tuple)) and axis == 0:
-        return convert_to_tensor(values)         # (TF: a tensor or number is packed as it is)
+        return convert_to_tensor(values)  # (TF: a tensor or number is packed as it is)
     if not values:
-        return Tensor(np.zeros(0, np.float32))     # (TF: an empty float32 vector)
+        return Tensor(np.zeros(0, np.float32))  # (TF: an empty float32 vector)
     ts = _same_dtype(list(values), "Pack")
     base = ts[0]._value.shape
     nd = len(base) + 1
@@ -747,8 +837,11 @@ def stack(values, axis=0, name=None):
         raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
     for i, t in enumerate(ts[1:], 1):
         if t._value.shape != base:
-            raise invalid("Pack", f"Shapes of all inputs must match: values[0].shape = "
-                                  f"{_dims(base)} != values[{i}].shape = {_dims(t._value.shape)}")
+            raise invalid(
+                "Pack",
+                f"Shapes of all inputs must match: values[0].shape = "
+                f"{_dims(base)} != values[{i}].shape = {_dims(t._value.shape)}",
+            )
     return apply(Pack, *ts, axis=axis % nd)
 
 
@@ -761,8 +854,10 @@ def unstack(value, num=None, axis=0, name=None):
         raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
     n = t._value.shape[axis]
     if num is not None and num != n:
-        raise invalid("Unpack", f"Input shape axis {axis % nd} must equal {num}, got shape "
-                                f"{_dims(t._value.shape)}")
+        raise invalid(
+            "Unpack",
+            f"Input shape axis {axis % nd} must equal {num}, got shape {_dims(t._value.shape)}",
+        )
     return [t[(slice(None),) * (axis % nd) + (i,)] for i in builtins.range(n)]
 
 
@@ -779,8 +874,10 @@ def _index(part):
         v = part._read_value()
         if v.ndim == 0 and v.dtype.kind in "iu":
             return int(v)
-    raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
-                    f"scalar tf.int32/tf.int64 tensors are valid indices, got {part!r}")
+    raise TypeError(
+        "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+        f"scalar tf.int32/tf.int64 tensors are valid indices, got {part!r}"
+    )
 
 
 def _normalize_key(key):
@@ -822,6 +919,7 @@ def _reduction(op, kinds=_NUMBERS):
             _refuse(op.name, t, kinds)
         axes = _axes(axis, t._value.ndim, op.name)
         return apply(op, t, axis=axes, keepdims=bool(keepdims))
+
     reduce.__name__ = "reduce_" + op.name.lower()
     return reduce
 
@@ -836,12 +934,16 @@ reduce_any = _reduction(Any, _BOOLS)
 
 def argmax(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
     t = read(input)
-    return apply(ArgMax, t, axis=0 if axis is None else int(axis), dtype=_dt.as_dtype(output_type)._np)
+    return apply(
+        ArgMax, t, axis=0 if axis is None else int(axis), dtype=_dt.as_dtype(output_type)._np
+    )
 
 
 def argmin(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
     t = read(input)
-    return apply(ArgMin, t, axis=0 if axis is None else int(axis), dtype=_dt.as_dtype(output_type)._np)
+    return apply(
+        ArgMin, t, axis=0 if axis is None else int(axis), dtype=_dt.as_dtype(output_type)._np
+    )
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
@@ -853,7 +955,9 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
         return reduce_sum(abs(t), axis=axis, keepdims=keepdims)
     if ord == np.inf:
         return reduce_max(abs(t), axis=axis, keepdims=keepdims)
-    raise ValueError(f"'ord' must be a supported vector norm ('euclidean', 1, 2, np.inf), got {ord!r}")
+    raise ValueError(
+        f"'ord' must be a supported vector norm ('euclidean', 1, 2, np.inf), got {ord!r}"
+    )
 
 
 # --- creating tensors ---------------------------------------------------------------------
@@ -900,7 +1004,7 @@ def fill(dims, value, name=None):
 def linspace(start, stop, num, name=None, axis=0):
     start = read(start)
     stop = operand(stop, start, "LinSpace")
-    if start._value.dtype.kind in "iu":        # integer ends: a float64 grid, as in TF
+    if start._value.dtype.kind in "iu":  # integer ends: a float64 grid, as in TF
         start, stop = cast(start, _dt.float64), cast(stop, _dt.float64)
     if start._value.dtype.kind not in "fc":
         raise TypeError(f"linspace needs floating start/stop, got {start.dtype.name}")
@@ -921,17 +1025,20 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     for what, a in zip(("start", "limit", "delta"), args):
         if a._value.ndim or a._value.dtype.kind not in "iuf":
             raise invalid("Range", f"{what} must be a scalar number, got {a!r}")
-    if dtype is None:       # the widest of the arguments' dtypes, as TF infers it
+    if dtype is None:  # the widest of the arguments' dtypes, as TF infers it
         order = [np.int32, np.int64, np.float16, np.float32, np.float64]
-        npd = builtins.max((a._value.dtype for a in args), key=lambda d: order.index(d)
-                           if d in order else 0)
+        npd = builtins.max(
+            (a._value.dtype for a in args), key=lambda d: order.index(d) if d in order else 0
+        )
     else:
         npd = _dt.as_dtype(dtype)._np
         if npd.kind not in "iuf":
-            raise TypeError(f"Value passed to parameter 'start' has DataType "
-                            f"{_dt.from_numpy(npd).name} not in list of allowed values: "
-                            "bfloat16, half, float32, float64, int8, int16, int32, int64, uint16, "
-                            "uint32")
+            raise TypeError(
+                f"Value passed to parameter 'start' has DataType "
+                f"{_dt.from_numpy(npd).name} not in list of allowed values: "
+                "bfloat16, half, float32, float64, int8, int16, int32, int64, uint16, "
+                "uint32"
+            )
     lo, hi, step = (a._value.item() for a in args)
     if step == 0:
         raise invalid("Range", f"Requires delta != 0: {step}")
@@ -974,6 +1081,7 @@ def rank(input, name=None):  # noqa: A002
 def _equality(fn, default):
     """`==` / `!=` as TF's: None is never equal; operands whose shapes do not broadcast give
     a scalar bool tensor (`default`); an operand that cannot be converted is an error."""
+
     def compare(self, other):
         if other is None:
             return default
@@ -984,34 +1092,80 @@ def _equality(fn, default):
         except ValueError:
             return Tensor(np.bool_(default))
         return fn(x, y)
+
     return compare
 
 
 def _rev(fn, op_name):
     """`other <op> self` for a Python or numpy `other`: as TF's reflected operators, it first
     takes self's dtype (`2 * w` with a float variable w is float), then the op runs."""
+
     def reflected(self, other):
         self = read(self)
         return fn(operand(other, self, op_name), self)
+
     return reflected
 
 
 for _name, _fn in {
-    "__add__": add, "__radd__": _rev(add, "AddV2"), "__sub__": subtract, "__rsub__": _rev(subtract, "Sub"),
-    "__mul__": multiply, "__rmul__": _rev(multiply, "Mul"), "__truediv__": divide,
-    "__rtruediv__": _rev(divide, "RealDiv"), "__floordiv__": floordiv, "__rfloordiv__": _rev(floordiv, "FloorDiv"),
-    "__mod__": floormod, "__rmod__": _rev(floormod, "FloorMod"), "__pow__": pow, "__rpow__": _rev(pow, "Pow"),
-    "__matmul__": matmul, "__rmatmul__": _rev(matmul, "MatMul"), "__neg__": negative, "__abs__": abs,
-    "__lt__": less, "__le__": less_equal, "__gt__": greater, "__ge__": greater_equal,
-    "__eq__": _equality(equal, False), "__ne__": _equality(not_equal, True),
-    "__getitem__": getitem, "__and__": logical_and, "__rand__": _rev(logical_and, "LogicalAnd"),
-    "__or__": logical_or, "__ror__": _rev(logical_or, "LogicalOr"), "__xor__": logical_xor,
-    "__rxor__": _rev(logical_xor, "LogicalXor"), "__invert__": logical_not,
+    "__add__": add,
+    "__radd__": _rev(add, "AddV2"),
+    "__sub__": subtract,
+    "__rsub__": _rev(subtract, "Sub"),
+    "__mul__": multiply,
+    "__rmul__": _rev(multiply, "Mul"),
+    "__truediv__": divide,
+    "__rtruediv__": _rev(divide, "RealDiv"),
+    "__floordiv__": floordiv,
+    "__rfloordiv__": _rev(floordiv, "FloorDiv"),
+    "__mod__": floormod,
+    "__rmod__": _rev(floormod, "FloorMod"),
+    "__pow__": pow,
+    "__rpow__": _rev(pow, "Pow"),
+    "__matmul__": matmul,
+    "__rmatmul__": _rev(matmul, "MatMul"),
+    "__neg__": negative,
+    "__abs__": abs,
+    "__lt__": less,
+    "__le__": less_equal,
+    "__gt__": greater,
+    "__ge__": greater_equal,
+    "__eq__": _equality(equal, False),
+    "__ne__": _equality(not_equal, True),
+    "__getitem__": getitem,
+    "__and__": logical_and,
+    "__rand__": _rev(logical_and, "LogicalAnd"),
+    "__or__": logical_or,
+    "__ror__": _rev(logical_or, "LogicalOr"),
+    "__xor__": logical_xor,
+    "__rxor__": _rev(logical_xor, "LogicalXor"),
+    "__invert__": logical_not,
 }.items():
     setattr(_TensorLike, _name, _fn)
 
 Tensor.__hash__ = Variable.__hash__ = _TensorLike.__hash__
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in {
-    "np", "builtins", "math", "re", "apply", "Op", "STATE", "invalid", "UnimplementedError", "operand", "read", "tf_type_name",
-    "convert_to_tensor", "Tensor", "Variable", "TensorShape"}]
+__all__ = [
+    n
+    for n in dir()
+    if not n.startswith("_")
+    and n
+    not in {
+        "np",
+        "builtins",
+        "math",
+        "re",
+        "apply",
+        "Op",
+        "STATE",
+        "invalid",
+        "UnimplementedError",
+        "operand",
+        "read",
+        "tf_type_name",
+        "convert_to_tensor",
+        "Tensor",
+        "Variable",
+        "TensorShape",
+    }
+]

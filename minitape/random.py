@@ -4,6 +4,7 @@
 that op its own stream (repeating calls with the same seed continue the stream, as in TF).
 Draws are ops (with no inputs), so `minitape.function` replays them instead of freezing them.
 """
+
 import contextlib
 import copy
 
@@ -35,6 +36,7 @@ def _seed(seed):
     if seed is None:
         return None
     from .ops import _int_arg
+
     return _int_arg(seed, "seed") % 2**63
 
 
@@ -60,24 +62,39 @@ def _float_dtype(dtype, what):
     d = _dt.as_dtype(dtype)
     if not d.is_floating:
         # (TF fails converting the default mean 0.0 to that dtype)
-        raise TypeError(f"Cannot convert 0.0 to EagerTensor of dtype {d.name} (random.{what} "
-                        "needs a floating dtype)")
+        raise TypeError(
+            f"Cannot convert 0.0 to EagerTensor of dtype {d.name} (random.{what} "
+            "needs a floating dtype)"
+        )
     return d._np
 
 
-RandomNormal = Op("RandomStandardNormal",
-                  lambda shape, mean, stddev, dtype, seed:
-                  (_rng(seed).standard_normal(shape) * stddev + mean).astype(dtype))
-RandomUniform = Op("RandomUniform",
-                   lambda shape, lo, hi, dtype, seed:
-                   _rng(seed).uniform(lo, hi, shape).astype(dtype) if np.dtype(dtype).kind == "f"
-                   else _rng(seed).integers(lo, hi, shape).astype(dtype))
+RandomNormal = Op(
+    "RandomStandardNormal",
+    lambda shape, mean, stddev, dtype, seed: (
+        _rng(seed).standard_normal(shape) * stddev + mean
+    ).astype(dtype),
+)
+RandomUniform = Op(
+    "RandomUniform",
+    lambda shape, lo, hi, dtype, seed: (
+        _rng(seed).uniform(lo, hi, shape).astype(dtype)
+        if np.dtype(dtype).kind == "f"
+        else _rng(seed).integers(lo, hi, shape).astype(dtype)
+    ),
+)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Samples from N(mean, stddev**2) with the given shape."""
-    return apply(RandomNormal, shape=_shape_arg(shape), mean=float(mean), stddev=float(stddev),
-                 dtype=_float_dtype(dtype, "normal"), seed=seed)
+    return apply(
+        RandomNormal,
+        shape=_shape_arg(shape),
+        mean=float(mean),
+        stddev=float(stddev),
+        dtype=_float_dtype(dtype, "normal"),
+        seed=seed,
+    )
 
 
 def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
@@ -87,15 +104,22 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
         if not d.is_floating:
             raise ValueError("Must specify maxval for integer dtype " + d.name)
         maxval = 1.0
-    return apply(RandomUniform, shape=_shape_arg(shape), lo=float(minval) if d.is_floating else int(minval),
-                 hi=float(maxval) if d.is_floating else int(maxval), dtype=d._np, seed=seed)
+    return apply(
+        RandomUniform,
+        shape=_shape_arg(shape),
+        lo=float(minval) if d.is_floating else int(minval),
+        hi=float(maxval) if d.is_floating else int(maxval),
+        dtype=d._np,
+        seed=seed,
+    )
 
 
 RandomShuffle = Op("RandomShuffle", lambda x, seed: x[_rng(seed).permutation(len(x))])
-RandomShuffle.vjps = (None,)   # not differentiable
+RandomShuffle.vjps = (None,)  # not differentiable
 
 
 def shuffle(value, seed=None, name=None):
     """A copy of `value` with its first dimension shuffled (not differentiable)."""
     from .tensor import read
+
     return apply(RandomShuffle, read(value), seed=seed)

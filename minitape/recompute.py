@@ -13,12 +13,13 @@ nothing had happened).
 
 Both are TF's code, on minitape's `custom_gradient`.
 """
+
 import functools
 
 from . import nest
 from .context import STATE
-from .ops import identity
 from .custom_gradient import custom_gradient
+from .ops import identity
 from .tape import GradientTape, UnconnectedGradients
 
 __all__ = ["recompute_grad", "grad_pass_through"]
@@ -49,10 +50,13 @@ def recompute_grad(f):
                 tape.watch(id_args)
                 tape.watch(variables)
                 recomputed = f(*id_args, **kwargs)
-            grads = tape.gradient(recomputed, list(id_args) + variables,
-                                  output_gradients=list(upstream),
-                                  unconnected_gradients=UnconnectedGradients.ZERO)
-            return grads[:len(id_args)], grads[len(id_args):]
+            grads = tape.gradient(
+                recomputed,
+                list(id_args) + variables,
+                output_gradients=list(upstream),
+                unconnected_gradients=UnconnectedGradients.ZERO,
+            )
+            return grads[: len(id_args)], grads[len(id_args) :]
 
         return result, grad_fn
 
@@ -63,9 +67,12 @@ def _refuse_forward_mode(f, args):
     """As TF: a forward accumulator cannot see through recompute_grad (f's ops are not
     recorded, and the JVP of its gradient is not implemented)."""
     from .forwardprop import has_tangent
+
     if any(has_tangent(x) for x in nest.flatten(args)):
-        raise NotImplementedError(f"recompute_grad tried to transpose grad of {f.__name__}. "
-                                  "Consider not using recompute_grad in forward modeautodiff")
+        raise NotImplementedError(
+            f"recompute_grad tried to transpose grad of {f.__name__}. "
+            "Consider not using recompute_grad in forward modeautodiff"
+        )
 
 
 def grad_pass_through(f):
@@ -78,6 +85,7 @@ def grad_pass_through(f):
             if variables is not None:
                 return upstream, [None] * len(variables)
             return upstream
+
         return f(*args, **kwargs), grad
 
     return functools.wraps(f)(_grad_pass_through_op)

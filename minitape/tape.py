@@ -14,6 +14,7 @@ Because every VJP rule is written with minitape's own ops, the backward pass is 
 recordable ops: if an outer tape watches the same tensors, it records the gradient
 computation, and its own `gradient()` then gives second derivatives. That is all nesting is.
 """
+
 import enum
 import logging
 import math
@@ -69,7 +70,7 @@ class Op:
         self.forward = forward
         self.vjps = None
         self.check = check  # called with the input values when forward fails: a clear error
-        self.jvp = None     # a forward-mode rule of its own, if any (see forwardprop.py)
+        self.jvp = None  # a forward-mode rule of its own, if any (see forwardprop.py)
 
     def __repr__(self):
         return f"<Op {self.name}>"
@@ -79,7 +80,7 @@ def apply(op, *inputs, **attrs):
     """Run `op` on tensors `inputs`; record it on every active tape that watches an input."""
     n = len(inputs)
     try:
-        if n == 2 and not attrs:   # (the common cases spelled out: faster than a list and a dict)
+        if n == 2 and not attrs:  # (the common cases spelled out: faster than a list and a dict)
             value = op.forward(inputs[0]._value, inputs[1]._value)
         elif n == 1:
             value = op.forward(inputs[0]._value, **attrs)
@@ -129,18 +130,18 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
         prev = grads.get(t._id)
         grads[t._id] = g if prev is None else prev + g
     sent = None
-    for i in range(len(entries) - 1, -1, -1):            # newest entry first
+    for i in range(len(entries) - 1, -1, -1):  # newest entry first
         op, inputs, out, attrs = entries[i]
         oid = out._id
         g = grads.get(oid) if oid in keep else grads.pop(oid, None)
         if g is None:
-            continue                                      # this op does not lead to a target
+            continue  # this op does not lead to a target
         rules = op.vjps
-        if type(rules) is not tuple:           # one rule gives every input's gradient at once
+        if type(rules) is not tuple:  # one rule gives every input's gradient at once
             rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
         if on_step is not None:
             sent = []
-        for x, rule in zip(inputs, rules):    # one rule per input, run only where needed
+        for x, rule in zip(inputs, rules):  # one rule per input, run only where needed
             if rule is not None and x._id in watched:
                 gx = rule(g, out, *inputs, **attrs)
                 if gx is not None:
@@ -162,18 +163,21 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
 # --- the tape -----------------------------------------------------------------------------
 class UnconnectedGradients(enum.Enum):
     """What `gradient()` returns for a source the target does not depend on."""
+
     NONE = "none"
     ZERO = "zero"
 
 
-_ONE_SHOT = ("A non-persistent GradientTape can only be used to compute one set of gradients "
-             "(or jacobians)")
+_ONE_SHOT = (
+    "A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)"
+)
 
 
 _NO_PFOR = {  # (TF's wording, double spaces included)
     method: f"GradientTape must be created with persistent=True to compute the {method} with "
-            f"eager execution enabled and {gap}experimental_use_pfor set to False."
-    for method, gap in (("jacobian", "with  "), ("batch_jacobian", " with "))}
+    f"eager execution enabled and {gap}experimental_use_pfor set to False."
+    for method, gap in (("jacobian", "with  "), ("batch_jacobian", " with "))
+}
 
 
 def _unconnected(value):
@@ -191,8 +195,10 @@ def _tensor_args(xs, what):
     `_id`, and so does minitape, saying what was wrong)."""
     for x in xs:
         if not isinstance(x, (Tensor, Variable)):
-            problem = (f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), got "
-                       f"{x!r} of type {_type_name(x)!r}")
+            problem = (
+                f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), got "
+                f"{x!r} of type {_type_name(x)!r}"
+            )
             if x is None or isinstance(x, str):
                 raise TypeError(problem)
             raise AttributeError(f"'{_type_name(x)}' object has no attribute '_id' ({problem})")
@@ -217,12 +223,12 @@ class GradientTape:
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = bool(persistent)
         self._watch_accessed = bool(watch_accessed_variables)
-        self._entries = None      # the recording: None before entering and after release
-        self._watched = None      # ids of watched float tensors/variables and recorded outputs
-        self._variables = {}      # id -> watched Variable
-        self._reads = {}          # id of each recorded read of a variable -> the variable's id
+        self._entries = None  # the recording: None before entering and after release
+        self._watched = None  # ids of watched float tensors/variables and recorded outputs
+        self._variables = {}  # id -> watched Variable
+        self._reads = {}  # id of each recorded read of a variable -> the variable's id
         self._recording = False
-        self._released_variables = {}   # the last recording's watched variables, by id
+        self._released_variables = {}  # the last recording's watched variables, by id
 
     # -- entering and leaving ------------------------------------------------------------
     def __enter__(self):
@@ -236,9 +242,11 @@ class GradientTape:
 
     def _push_tape(self):
         if self._recording:
-            raise ValueError("Tape is still recording, This can happen if you try to re-enter "
-                             "an already-active tape.")
-        if self._entries is None:            # re-entering keeps appending to the same recording
+            raise ValueError(
+                "Tape is still recording, This can happen if you try to re-enter "
+                "an already-active tape."
+            )
+        if self._entries is None:  # re-entering keeps appending to the same recording
             self._new_recording()
         STATE.tapes.append(self)
         self._recording = True
@@ -263,18 +271,26 @@ class GradientTape:
         """Watch a tensor or variable, or every one of them in a nest (list/tuple/dict)."""
         for t in nest.flatten(tensor):
             if not isinstance(t, (Tensor, Variable)):
-                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not "
-                                 "tf.Tensor or tf.Variable or ExtensionType.")
+                raise ValueError(
+                    f"Passed in object {t!r} of type {type(t).__name__!r}, not "
+                    "tf.Tensor or tf.Variable or ExtensionType."
+                )
             if t._read_value().dtype.kind not in "fc":
-                _log_first_n("watch-dtype", 5, "The dtype of the watched tensor must be floating "
-                             "(e.g. tf.float32), got %r", t.dtype)
-            if self._entries is None:    # never entered, or released: TF fails on its own
-                raise AttributeError("'NoneType' object has no attribute '_tape' (tape.watch() "
-                                     "needs a tape that has a recording: call it inside the "
-                                     "tape's `with` block)")
+                _log_first_n(
+                    "watch-dtype",
+                    5,
+                    "The dtype of the watched tensor must be floating (e.g. tf.float32), got %r",
+                    t.dtype,
+                )
+            if self._entries is None:  # never entered, or released: TF fails on its own
+                raise AttributeError(
+                    "'NoneType' object has no attribute '_tape' (tape.watch() "
+                    "needs a tape that has a recording: call it inside the "
+                    "tape's `with` block)"
+                )
             if isinstance(t, Variable):
                 self._watch_variable(t)
-            elif t._value.dtype.kind == "f":      # (as in TF, only floats carry gradients)
+            elif t._value.dtype.kind == "f":  # (as in TF, only floats carry gradients)
                 self._watched.add(t._id)
 
     def _watch_variable(self, var):
@@ -318,22 +334,30 @@ class GradientTape:
             raise RuntimeError(_ONE_SHOT)
         if self._recording:
             if not self._persistent:
-                self._pop_tape()    # a one-shot tape stops recording when asked for gradients
+                self._pop_tape()  # a one-shot tape stops recording when asked for gradients
             else:
-                _log_first_n("persistent-inside", 1,
-                             "Calling GradientTape.gradient on a persistent tape inside its "
-                             "context is significantly less efficient than calling it outside "
-                             "the context (it causes the gradient ops to be recorded on the "
-                             "tape, leading to increased CPU and memory usage). Only call "
-                             "GradientTape.gradient inside the context if you actually want to "
-                             "trace the gradient in order to compute higher order derivatives.")
+                _log_first_n(
+                    "persistent-inside",
+                    1,
+                    "Calling GradientTape.gradient on a persistent tape inside its "
+                    "context is significantly less efficient than calling it outside "
+                    "the context (it causes the gradient ops to be recorded on the "
+                    "tape, leading to increased CPU and memory usage). Only call "
+                    "GradientTape.gradient inside the context if you actually want to "
+                    "trace the gradient in order to compute higher order derivatives.",
+                )
 
     def _finish(self):
         if not self._persistent:
             self._release()
 
-    def gradient(self, target, sources, output_gradients=None,
-                 unconnected_gradients=UnconnectedGradients.NONE):
+    def gradient(
+        self,
+        target,
+        sources,
+        output_gradients=None,
+        unconnected_gradients=UnconnectedGradients.NONE,
+    ):
         """d(sum of targets)/d(source) for every source, in the structure of `sources`.
 
         `output_gradients` weights each target (a vector-Jacobian product). A source the
@@ -341,9 +365,11 @@ class GradientTape:
         """
         self._start_gradient()
         if target is None:
-            raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
-                            "Variables or CompositeTensors to be differentiated, but received "
-                            "None.")
+            raise TypeError(
+                "Argument `target` should be a list or nested structure of Tensors, "
+                "Variables or CompositeTensors to be differentiated, but received "
+                "None."
+            )
         unconnected = _unconnected(unconnected_gradients)
         targets = [_gradient_target(t) for t in nest.flatten(target)]
         flat_sources = _tensor_args(nest.flatten(sources), "Each source")
@@ -352,8 +378,10 @@ class GradientTape:
         else:
             given = nest.flatten(output_gradients)
             if len(given) != len(targets):
-                raise ValueError(f"output_gradients has {len(given)} entries but there are "
-                                 f"{len(targets)} targets.")
+                raise ValueError(
+                    f"output_gradients has {len(given)} entries but there are "
+                    f"{len(targets)} targets."
+                )
             seeds = [_seed(t, g) for t, g in zip(targets, given)]
         try:
             grads = self._grads(targets, seeds, flat_sources)
@@ -368,12 +396,19 @@ class GradientTape:
         keep = {s._id for s in sources}
         return _backward(self._entries, self._watched, targets, seeds, keep, self._reads)
 
-    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
-                 parallel_iterations=None, experimental_use_pfor=True):
+    def jacobian(
+        self,
+        target,
+        sources,
+        unconnected_gradients=UnconnectedGradients.NONE,
+        parallel_iterations=None,
+        experimental_use_pfor=True,
+    ):
         """J[i..., j...] = d target[i...] / d source[j...], shape target.shape + source.shape.
 
         One backward pass per element of the target (TF vectorises them with `pfor`)."""
         from .ops import reshape, stack, zeros
+
         self._check_pfor(experimental_use_pfor, "jacobian")
         self._start_gradient()
         unconnected = _unconnected(unconnected_gradients)
@@ -390,21 +425,28 @@ class GradientTape:
             r = [grads.get(s._id) for grads in rows]
             if all(g is None for g in r) and unconnected is UnconnectedGradients.NONE:
                 out.append(None)
-            elif not target._value.size:        # (one pass with an empty seed: connected)
+            elif not target._value.size:  # (one pass with an empty seed: connected)
                 out.append(zeros(tshape + sshape, dtype=s.dtype))
             else:
                 r = [_zeros_for(s) if g is None else g for g in r]
                 out.append(reshape(stack(r), tshape + sshape))
         return nest.pack_sequence_as(sources, out)
 
-    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
-                       parallel_iterations=None, experimental_use_pfor=True):
+    def batch_jacobian(
+        self,
+        target,
+        source,
+        unconnected_gradients=UnconnectedGradients.NONE,
+        parallel_iterations=None,
+        experimental_use_pfor=True,
+    ):
         """Per-example Jacobians: result[b, i..., j...] = d target[b, i...] / d source[b, j...].
 
         Assumes example b of the target depends only on example b of the source. As in TF, a
         target that does not depend on the source gives zeros (whatever
         `unconnected_gradients` says)."""
         from .ops import reshape, stack, zeros
+
         _unconnected(unconnected_gradients)
         target = _target(target)
         _tensor_args([source], "source")
@@ -413,17 +455,21 @@ class GradientTape:
             if len(shape) < 2:
                 raise ValueError(f"Shape {tuple(shape)} must have rank at least 2")
         if tshape[0] != sshape[0]:
-            raise ValueError(f"Need first dimension of target shape ({tuple(tshape)}) and source "
-                             f"shape ({tuple(sshape)}) to match.")
+            raise ValueError(
+                f"Need first dimension of target shape ({tuple(tshape)}) and source "
+                f"shape ({tuple(sshape)}) to match."
+            )
         self._check_pfor(experimental_use_pfor, "batch_jacobian")
         self._start_gradient()
         b, m = tshape[0], math.prod(tshape[1:])
         seeds = [np.zeros((b, m), dtype=target._value.dtype) for _ in range(m)]
         for j, seed in enumerate(seeds):
-            seed[:, j] = 1                      # row j of every example's Jacobian at once
+            seed[:, j] = 1  # row j of every example's Jacobian at once
         try:
-            cols = [self._grads([target], [Tensor(seed.reshape(tshape))], [source]).get(source._id)
-                    for seed in seeds]
+            cols = [
+                self._grads([target], [Tensor(seed.reshape(tshape))], [source]).get(source._id)
+                for seed in seeds
+            ]
         finally:
             self._finish()
         if all(g is None for g in cols):
@@ -443,7 +489,7 @@ class _Paused:
         self.tape = tape
 
     def __enter__(self):
-        self.tape._pop_tape()       # (a tape that is not recording: TF's ValueError)
+        self.tape._pop_tape()  # (a tape that is not recording: TF's ValueError)
 
     def __exit__(self, *exc):
         self.tape._push_tape()
@@ -465,12 +511,16 @@ def _gradient_target(t):
     if type(t) is Tensor or isinstance(t, Variable):
         return _target(t)
     if t is None:
-        raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
-                        "Variables or CompositeTensors to be differentiated, but one of its "
-                        "entries is None.")
+        raise TypeError(
+            "Argument `target` should be a list or nested structure of Tensors, "
+            "Variables or CompositeTensors to be differentiated, but one of its "
+            "entries is None."
+        )
     name = _type_name(t)
-    raise AttributeError(f"'{name}' object has no attribute '_id' (a gradient target must be a "
-                         f"tensor computed inside the tape, not a {name})")
+    raise AttributeError(
+        f"'{name}' object has no attribute '_id' (a gradient target must be a "
+        f"tensor computed inside the tape, not a {name})"
+    )
 
 
 def _unit_seeds(target):
@@ -494,14 +544,18 @@ def _seed(target, g):
     """The starting gradient of a target, given by the caller (`output_gradients`)."""
     g = operand(g, target, "gradient")
     gshape, tshape = g._value.shape, target._value.shape
-    if gshape != tshape:     # as in TF, it may broadcast to the target's shape
+    if gshape != tshape:  # as in TF, it may broadcast to the target's shape
         try:
             if np.broadcast_shapes(gshape, tshape) != tshape:
                 raise ValueError
         except ValueError:
-            raise InvalidArgumentError(None, "gradient", f"output_gradients entry has shape "
-                                       f"{list(gshape)} but its target has shape "
-                                       f"{list(tshape)}: they do not broadcast") from None
+            raise InvalidArgumentError(
+                None,
+                "gradient",
+                f"output_gradients entry has shape "
+                f"{list(gshape)} but its target has shape "
+                f"{list(tshape)}: they do not broadcast",
+            ) from None
     return g
 
 

@@ -6,6 +6,7 @@ A `Variable` keeps one id for its whole life; each assignment stores a new immut
 snapshot under that same id, so gradients from every read add up on the variable while each
 recorded op still sees the value it really used.
 """
+
 import numbers
 
 import numpy as np
@@ -119,11 +120,13 @@ class _TensorLike:
         return np.asarray(self._read_value(), dtype=dtype)
 
     def __hash__(self):
-        raise TypeError(f"{type(self).__name__} is unhashable. Instead, use tensor.ref() as the key.")
+        raise TypeError(
+            f"{type(self).__name__} is unhashable. Instead, use tensor.ref() as the key."
+        )
 
     def __bool__(self):
         v = self._read_value()
-        return bool(v) if v.size else False      # (TF: an empty tensor is False)
+        return bool(v) if v.size else False  # (TF: an empty tensor is False)
 
     def __float__(self):
         return float(self._read_value())
@@ -135,9 +138,11 @@ class _TensorLike:
         v = self._read_value()
         if v.ndim:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
-        if v.dtype.kind not in "iu":       # (TF fails inside numpy, with numpy's words)
-            raise AttributeError(f"'numpy.{v.dtype.name}' object has no attribute '__index__' "
-                                 "(only an integer tensor can be used as an index)")
+        if v.dtype.kind not in "iu":  # (TF fails inside numpy, with numpy's words)
+            raise AttributeError(
+                f"'numpy.{v.dtype.name}' object has no attribute '__index__' "
+                "(only an integer tensor can be used as an index)"
+            )
         return int(v)
 
     def __format__(self, spec):
@@ -177,8 +182,8 @@ class Tensor(_TensorLike):
     __slots__ = ("_value", "_id", "__weakref__")
 
     def __init__(self, value):
-        self._value = value      # a numpy array, or a numpy scalar when 0-d; never mutated
-        self._id = next_id()     # the name tapes know it by
+        self._value = value  # a numpy array, or a numpy scalar when 0-d; never mutated
+        self._id = next_id()  # the name tapes know it by
 
     def _read_value(self):
         return self._value
@@ -193,13 +198,17 @@ class Tensor(_TensorLike):
 
     def __repr__(self):
         v = self._value
-        return (f"<tf.Tensor: shape={tuple(v.shape)}, dtype={_dt.from_numpy(v.dtype).name}, "
-                f"numpy={_numpy_text(v, True)}>")
+        return (
+            f"<tf.Tensor: shape={tuple(v.shape)}, dtype={_dt.from_numpy(v.dtype).name}, "
+            f"numpy={_numpy_text(v, True)}>"
+        )
 
     def __str__(self):
         v = self._value
-        return (f"tf.Tensor({_numpy_text(v, False)}, shape={tuple(v.shape)}, "
-                f"dtype={_dt.from_numpy(v.dtype).name})")
+        return (
+            f"tf.Tensor({_numpy_text(v, False)}, shape={tuple(v.shape)}, "
+            f"dtype={_dt.from_numpy(v.dtype).name})"
+        )
 
 
 def _snapshot(value, ident):
@@ -237,9 +246,9 @@ class Variable(_TensorLike):
         read = Tensor(self._snap._value)
         vid = self._id
         for tape in STATE.tapes:
-            if vid not in tape._variables:     # a first read: the tape may start watching us
+            if vid not in tape._variables:  # a first read: the tape may start watching us
                 tape._variable_read(self, read)
-            elif vid in tape._watched:         # watched: this read leads back to us
+            elif vid in tape._watched:  # watched: this read leads back to us
                 tape._watched.add(read._id)
                 tape._reads[read._id] = vid
         tracer = STATE.tracer
@@ -283,30 +292,35 @@ class Variable(_TensorLike):
     def _set(self, value, how, read_value=True):
         old = self._snap._value
         if type(value) is Tensor and value._value.dtype == old.dtype:
-            new = value._value                  # (the common case: a tensor of our dtype)
+            new = value._value  # (the common case: a tensor of our dtype)
         else:
             new = self._value_of(value)
-        if new.shape != old.shape:             # (TF's words, spaces as TF has them)
+        if new.shape != old.shape:  # (TF's words, spaces as TF has them)
             if how == "assign":
-                raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape "
-                                 f"mismatch.The variable shape {tuple(old.shape)}, and the "
-                                 f"assigned value shape {tuple(new.shape)} are incompatible.")
+                raise ValueError(
+                    f"Cannot assign value to variable ' {self._name}': Shape "
+                    f"mismatch.The variable shape {tuple(old.shape)}, and the "
+                    f"assigned value shape {tuple(new.shape)} are incompatible."
+                )
             op = "AssignAddVariableOp" if how == "assign_add" else "AssignSubVariableOp"
             dims = ["[" + ",".join(map(str, shape)) + "]" for shape in (old.shape, new.shape)]
-            raise invalid(op, f"Cannot update variable with shape {dims[0]} using a Tensor with "
-                              f"shape {dims[1]}, shapes must be equal.")
+            raise invalid(
+                op,
+                f"Cannot update variable with shape {dims[0]} using a Tensor with "
+                f"shape {dims[1]}, shapes must be equal.",
+            )
         if how == "assign_sub":
             new = old - new
         elif how == "assign_add":
             new = old + new
-        for tape in STATE.tapes:     # (an assignment is an access: the tape may watch us)
+        for tape in STATE.tapes:  # (an assignment is an access: the tape may watch us)
             tape._variable_read(self)
         tracer = STATE.tracer
-        if tracer is not None:   # told before the change: a trace can still see the old value
+        if tracer is not None:  # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)
         if how == "assign" and type(new) is np.ndarray:
-            new = new.copy()       # our own copy (a sum or difference already is one; scalars
-                                   # are immutable)
+            new = new.copy()  # our own copy (a sum or difference already is one; scalars
+            # are immutable)
         self._snap = _snapshot(new, self._id)
         return self if read_value else None
 
@@ -314,7 +328,7 @@ class Variable(_TensorLike):
         """`value` as a numpy value of this variable's dtype, or TF's error."""
         dtype = self._snap._value.dtype
         if dtype.kind == "f" and (type(value) is float or type(value) is int):
-            return dtype.type(value)    # (a Python number, quickly)
+            return dtype.type(value)  # (a Python number, quickly)
         return convert_to_tensor(value, dtype=_dt.from_numpy(dtype))._value
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
@@ -328,9 +342,11 @@ class Variable(_TensorLike):
 
     def __repr__(self):
         v = self._snap._value
-        return (f"<tf.Variable '{self._name}' shape={tuple(v.shape)} "
-                f"dtype={_dt.from_numpy(v.dtype).name}, "
-                f"numpy={_numpy_text(v, True)}>")
+        return (
+            f"<tf.Variable '{self._name}' shape={tuple(v.shape)} "
+            f"dtype={_dt.from_numpy(v.dtype).name}, "
+            f"numpy={_numpy_text(v, True)}>"
+        )
 
     def __str__(self):
         return repr(self)
@@ -355,8 +371,10 @@ _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def _unsupported(value):
-    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                      f"({type(value)}) to a Tensor.")
+    return ValueError(
+        f"Attempt to convert a value ({value!r}) with an unsupported type "
+        f"({type(value)}) to a Tensor."
+    )
 
 
 def _cannot(value, npd):
@@ -383,19 +401,26 @@ def _from_python(value, npd=None):
     """Python data as a numpy value by TF's rules (see above); `npd` is the dtype asked for."""
     try:
         arr = np.array(value)
-    except ValueError:            # numpy refuses ragged nests ("inhomogeneous shape")
+    except ValueError:  # numpy refuses ragged nests ("inhomogeneous shape")
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
-    except RecursionError:        # (a list that holds itself)
-        raise ValueError("Can't convert a Python sequence that contains itself to Tensor.") \
-            from None
+    except RecursionError:  # (a list that holds itself)
+        raise ValueError(
+            "Can't convert a Python sequence that contains itself to Tensor."
+        ) from None
     except OverflowError:
-        raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.") \
-            from None
+        raise ValueError(
+            "Can't convert Python sequence with out-of-range integer to Tensor."
+        ) from None
     kind = arr.dtype.kind
     if isinstance(value, (list, tuple)) and arr.size:
         leaf_types = {type(v) for v in _leaves(value)}
-        if bool in leaf_types and len(leaf_types) > 1 or type(None) in leaf_types \
-                or kind in "US" and not leaf_types <= {str, bytes}:
+        if (
+            bool in leaf_types
+            and len(leaf_types) > 1
+            or type(None) in leaf_types
+            or kind in "US"
+            and not leaf_types <= {str, bytes}
+        ):
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if kind == "O":
         if all(isinstance(v, int) for v in (_leaves(value) if arr.ndim else [value])):
@@ -408,8 +433,10 @@ def _from_python(value, npd=None):
     if npd is None:
         if kind == "f":
             if arr.size and np.any(np.abs(arr[np.isfinite(arr)]) > _FLOAT32_MAX):
-                raise ValueError("Can't convert Python sequence with a value out of range for a "
-                                 "double-precision float.")
+                raise ValueError(
+                    "Can't convert Python sequence with a value out of range for a "
+                    "double-precision float."
+                )
             return arr.astype(np.float32)
         if kind in "iu":
             big = arr.size and (arr.min() < _INT32.min or arr.max() > _INT32.max)
@@ -423,13 +450,22 @@ def _from_python(value, npd=None):
         raise _unsupported(value)
     want = npd.kind
     if not arr.size and kind == "f" and isinstance(value, (list, tuple)):
-        return _as_strings(arr) if want == "O" else arr.astype(npd)   # ([] has any dtype)
+        return _as_strings(arr) if want == "O" else arr.astype(npd)  # ([] has any dtype)
     if kind in "US":
         if want == "O":
             return _as_strings(arr)
         raise _cannot(value, npd)
-    if want == "O" or want == "b" and kind != "b" or want in "iu" and kind in "fc" \
-            or want == "u" and kind == "b" or want == "f" and kind == "c":
+    if (
+        want == "O"
+        or want == "b"
+        and kind != "b"
+        or want in "iu"
+        and kind in "fc"
+        or want == "u"
+        and kind == "b"
+        or want == "f"
+        and kind == "c"
+    ):
         raise _cannot(value, npd)
     return arr.astype(npd)
 
@@ -440,8 +476,10 @@ def _from_numpy(value, npd=None):
     if kind in "USO":
         if kind == "O" and not all(isinstance(v, (str, bytes)) for v in np.ravel(value)):
             bad = next(v for v in np.ravel(value) if not isinstance(v, (str, bytes)))
-            raise ValueError(f"Failed to convert a NumPy array to a Tensor (Unsupported object "
-                             f"type {type(bad).__name__}).")
+            raise ValueError(
+                f"Failed to convert a NumPy array to a Tensor (Unsupported object "
+                f"type {type(bad).__name__})."
+            )
         if npd is not None and npd.kind != "O":
             raise _cannot(value, npd)
         return _as_strings(np.asarray(value))
@@ -460,14 +498,18 @@ def _to_numpy(value, dtype=None, pack=True):
         return _from_numpy(value, npd)
     try:
         holds_tensors = isinstance(value, (list, tuple)) and any(
-            isinstance(v, _TensorLike) for v in _leaves(value))
-    except RecursionError:        # (a list that holds itself)
-        raise ValueError("Can't convert a Python sequence that contains itself to Tensor.") \
-            from None
+            isinstance(v, _TensorLike) for v in _leaves(value)
+        )
+    except RecursionError:  # (a list that holds itself)
+        raise ValueError(
+            "Can't convert a Python sequence that contains itself to Tensor."
+        ) from None
     if holds_tensors:
         if not pack:
-            raise ValueError("tf.constant cannot convert a list that holds tensors: use "
-                             "tf.stack (or tf.convert_to_tensor)")
+            raise ValueError(
+                "tf.constant cannot convert a list that holds tensors: use "
+                "tf.stack (or tf.convert_to_tensor)"
+            )
         first = next(v for v in _leaves(value) if isinstance(v, _TensorLike))
         npd = first._read_value().dtype if npd is None else npd
         return np.array(_nested_values(value, npd))
@@ -482,8 +524,10 @@ def _nested_values(value, npd):
     if isinstance(value, _TensorLike):
         v = value._read_value()
         if v.dtype != npd:
-            raise TypeError(f"Tensor conversion requested dtype {_dt.from_numpy(npd).name} for "
-                            f"{type(value).__name__} with dtype {v.dtype.name}")
+            raise TypeError(
+                f"Tensor conversion requested dtype {_dt.from_numpy(npd).name} for "
+                f"{type(value).__name__} with dtype {v.dtype.name}"
+            )
         return v
     return _from_python(value, npd)
 
@@ -500,22 +544,28 @@ def constant(value, dtype=None, shape=None, name=None):
     if isinstance(value, _TensorLike):
         have = value._read_value()
         if dtype is not None and _dt.as_dtype(dtype)._np != have.dtype:
-            raise TypeError(f"Expected tensor {have} with dtype {_dt.as_dtype(dtype)!r}, but got "
-                            f"dtype {_dt.from_numpy(have.dtype)!r}.")
+            raise TypeError(
+                f"Expected tensor {have} with dtype {_dt.as_dtype(dtype)!r}, but got "
+                f"dtype {_dt.from_numpy(have.dtype)!r}."
+            )
         arr = np.array(have)
     else:
         arr = _to_numpy(value, dtype, pack=False)
     if shape is not None:
         arr = np.asarray(arr)
-        shape = tuple(int(s) for s in np.atleast_1d(shape)) if not isinstance(shape, tuple) else shape
+        shape = (
+            tuple(int(s) for s in np.atleast_1d(shape)) if not isinstance(shape, tuple) else shape
+        )
         if arr.size == 1:
             arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
         elif arr.size == int(np.prod(shape)):
             arr = arr.reshape(shape)
         else:
-            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
-                            f"{value!r} (converted from {value!r}) has {arr.size} elements, "
-                            f"but got `shape` {shape} with {int(np.prod(shape))} elements).")
+            raise TypeError(
+                f"Eager execution of tf.constant with unsupported shape. Tensor "
+                f"{value!r} (converted from {value!r}) has {arr.size} elements, "
+                f"but got `shape` {shape} with {int(np.prod(shape))} elements)."
+            )
     return Tensor(_compact(arr))
 
 
@@ -527,8 +577,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     if isinstance(value, (Tensor, Variable)):
         have = value._read_value().dtype
         if dtype is not None and _dt.as_dtype(dtype)._np != have:
-            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
-                             f"for {type(value).__name__} with dtype {have.name}: {value!r}")
+            raise ValueError(
+                f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} "
+                f"for {type(value).__name__} with dtype {have.name}: {value!r}"
+            )
         return value if type(value) is Tensor else value._read()
     if value is None:
         raise _unsupported(value)
@@ -551,7 +603,7 @@ def operand(x, like, op_name, hint=False):
         x = x._read()
     else:
         npd = like._value.dtype
-        if (type(x) is float or type(x) is int) and npd.kind == "f":   # `1 - x`, quickly
+        if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly
             return Tensor(npd.type(x))
         try:
             return Tensor(_compact(_to_numpy(x, npd)))
@@ -561,8 +613,11 @@ def operand(x, like, op_name, hint=False):
             x = convert_to_tensor(x)
     xd, ld = x._value.dtype, like._value.dtype
     if xd is not ld and xd != ld:
-        raise invalid(op_name, f"cannot compute {op_name} as input #1(zero-based) was expected "
-                               f"to be a {tf_type_name(ld)} tensor but is a {tf_type_name(xd)} tensor")
+        raise invalid(
+            op_name,
+            f"cannot compute {op_name} as input #1(zero-based) was expected "
+            f"to be a {tf_type_name(ld)} tensor but is a {tf_type_name(xd)} tensor",
+        )
     return x
 
 

@@ -10,6 +10,7 @@ For order 2, the VJP itself is a differentiable function of (x, u) -- computed w
 so we check *it* the same way, which differentiates through a nested tape. A rule that is
 right to first order but not written with differentiable ops fails there.
 """
+
 import numpy as np
 
 from .tape import GradientTape
@@ -41,8 +42,9 @@ def check_vjp(f, args, rng, eps=1e-6, rtol=1e-5, atol=1e-7):
         tape.watch(xs)
         ys = _as_list(f(*xs))
     us = _random_like(rng, _values(ys))
-    grads = tape.gradient(ys, xs, output_gradients=[constant(u) for u in us],
-                          unconnected_gradients="zero")
+    grads = tape.gradient(
+        ys, xs, output_gradients=[constant(u) for u in us], unconnected_gradients="zero"
+    )
     vs = _random_like(rng, args)
     tape_side = _vdot(_values(grads), vs)
 
@@ -53,18 +55,22 @@ def check_vjp(f, args, rng, eps=1e-6, rtol=1e-5, atol=1e-7):
     plus, minus = at(+1), at(-1)
     numeric_side = _vdot(us, [(p - m) / (2 * eps) for p, m in zip(plus, minus)])
     if not np.isclose(tape_side, numeric_side, rtol=rtol, atol=atol):
-        raise AssertionError(f"VJP check failed: tape gives {tape_side!r}, finite differences "
-                             f"give {numeric_side!r} (difference {tape_side - numeric_side:.3g})")
+        raise AssertionError(
+            f"VJP check failed: tape gives {tape_side!r}, finite differences "
+            f"give {numeric_side!r} (difference {tape_side - numeric_side:.3g})"
+        )
 
 
 def _vjp_function(f, nargs):
     """(x..., u...) -> the VJP of f at x weighted by u, as a differentiable function."""
+
     def vjp(*xs_and_us):
         xs, us = list(xs_and_us[:nargs]), list(xs_and_us[nargs:])
         with GradientTape() as tape:
             tape.watch(xs)
             ys = _as_list(f(*xs))
         return tape.gradient(ys, xs, output_gradients=us, unconnected_gradients="zero")
+
     return vjp
 
 
@@ -80,10 +86,16 @@ def check_grads(f, *args, order=2, seed=0, eps=1e-6, rtol=1e-5, atol=1e-7):
     if order > 1:
         ys = _as_list(f(*[constant(a) for a in args]))
         us = _random_like(rng, _values(ys))
-        check_grads(_vjp_function(f, len(args)), *args, *us, order=order - 1,
-                    seed=seed + 1, eps=eps, rtol=rtol, atol=atol)
-
-
+        check_grads(
+            _vjp_function(f, len(args)),
+            *args,
+            *us,
+            order=order - 1,
+            seed=seed + 1,
+            eps=eps,
+            rtol=rtol,
+            atol=atol,
+        )
 
 
 def check_jvp(f, *args, seed=0, eps=1e-6, rtol=1e-5, atol=1e-7):
@@ -91,6 +103,7 @@ def check_jvp(f, *args, seed=0, eps=1e-6, rtol=1e-5, atol=1e-7):
     of every output must equal the central difference (f(x + eps v) - f(x - eps v)) / 2 eps,
     element by element. `args` are used in float64. Raises AssertionError naming the output."""
     from .forwardprop import ForwardAccumulator
+
     rng = np.random.default_rng(seed)
     args = [np.asarray(a, dtype=np.float64) for a in args]
     vs = _random_like(rng, args)
@@ -105,8 +118,10 @@ def check_jvp(f, *args, seed=0, eps=1e-6, rtol=1e-5, atol=1e-7):
     for k, (j, p, m) in enumerate(zip(jvps, at(+1), at(-1))):
         numeric = (p - m) / (2 * eps)
         if not np.allclose(j, numeric, rtol=rtol, atol=atol):
-            raise AssertionError(f"JVP check failed for output {k}: forward mode gives {j!r}, "
-                                 f"finite differences give {numeric!r}")
+            raise AssertionError(
+                f"JVP check failed for output {k}: forward mode gives {j!r}, "
+                f"finite differences give {numeric!r}"
+            )
 
 
 # --- tf.test.compute_gradient ---------------------------------------------------------------
@@ -123,8 +138,10 @@ def compute_gradient(f, x, delta=None):
     representable) is added and subtracted in x's own dtype, as TF does: a float16 input
     may not move at all."""
     if not isinstance(x, (list, tuple)):
-        raise ValueError("`x` must be a list or tuple of values convertible to a Tensor "
-                         f"(arguments to `f`), not a {type(x)}")
+        raise ValueError(
+            "`x` must be a list or tuple of values convertible to a Tensor "
+            f"(arguments to `f`), not a {type(x)}"
+        )
     if delta is None:
         delta = 1.0 / 1024
     xs = [convert_to_tensor(v) for v in x]
@@ -134,12 +151,16 @@ def compute_gradient(f, x, delta=None):
 
 def _jacobians(f, y_shape, y_dtype, xs, param, delta):
     t = xs[param].dtype
-    assert t.name in _GRADIENT_DTYPES, (f"Cannot compute gradient for unsupported type {t.name} "
-                                        f"of argument {param}")
-    assert y_dtype.name in _GRADIENT_DTYPES, (f"Cannot compute gradient for unsupported type "
-                                              f"{y_dtype.name} of y")
-    return (_theoretical_jacobian(f, y_shape, y_dtype, xs, param),
-            _numeric_jacobian(f, int(np.prod(y_shape)), y_dtype, xs, param, delta))
+    assert t.name in _GRADIENT_DTYPES, (
+        f"Cannot compute gradient for unsupported type {t.name} of argument {param}"
+    )
+    assert y_dtype.name in _GRADIENT_DTYPES, (
+        f"Cannot compute gradient for unsupported type {y_dtype.name} of y"
+    )
+    return (
+        _theoretical_jacobian(f, y_shape, y_dtype, xs, param),
+        _numeric_jacobian(f, int(np.prod(y_shape)), y_dtype, xs, param, delta),
+    )
 
 
 def _theoretical_jacobian(f, y_shape, y_dtype, xs, param):
@@ -161,7 +182,7 @@ def _theoretical_jacobian(f, y_shape, y_dtype, xs, param):
 def _numeric_jacobian(f, y_size, y_dtype, xs, param, delta):
     values = [np.array(t._value) for t in xs]
     x = values[param]
-    flat = x.reshape(-1)                       # (a view: changing it changes x)
+    flat = x.reshape(-1)  # (a view: changing it changes x)
     scale = np.asarray(2 * delta, dtype=y_dtype._np)[()]
     jacobian = np.zeros((y_size, x.size), dtype=x.dtype)
     for col in range(x.size):

@@ -18,10 +18,11 @@ output of one recorded op (labelled with TF's op name and the output's shape).
 
 Needs matplotlib (and ipywidgets for `step_through`).
 """
+
 import threading
 
-import numpy as np
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib.patches import FancyBboxPatch
 
 from . import nest
@@ -29,13 +30,21 @@ from .context import STATE
 from .tape import _backward, _target
 from .tensor import Tensor, Variable
 
-__all__ = ["TapeGraph", "tape_graph", "draw_tape", "BackwardWalk", "Step", "backward_steps",
-           "draw_backward", "step_through"]
+__all__ = [
+    "TapeGraph",
+    "tape_graph",
+    "draw_tape",
+    "BackwardWalk",
+    "Step",
+    "backward_steps",
+    "draw_backward",
+    "step_through",
+]
 
 _COLORS = {"variable": "#c8e6c9", "watched": "#bbdefb", "op": "#fff8e1", "constant": "#eeeeee"}
-_W, _H, _GAP, _DY = 1.9, 0.9, 1.1, 1.2       # box size, gap between columns, row spacing
-_DRAWING = threading.Lock()                  # matplotlib must not draw from two threads at once
-_CHAR = 0.115                                # width of one label character, in data units
+_W, _H, _GAP, _DY = 1.9, 0.9, 1.1, 1.2  # box size, gap between columns, row spacing
+_DRAWING = threading.Lock()  # matplotlib must not draw from two threads at once
+_CHAR = 0.115  # width of one label character, in data units
 
 
 def _fmt(v):
@@ -85,9 +94,9 @@ class TapeGraph:
         self.nodes, self.edges = nodes, edges
         lines = [line for n in nodes.values() for line in n.label.split("\n")]
         longest = max(map(len, lines), default=0)
-        self.box_width = max(_W, _CHAR * longest + 0.3)   # all boxes as wide as the widest label
+        self.box_width = max(_W, _CHAR * longest + 0.3)  # all boxes as wide as the widest label
         self.pos = _layout(nodes, edges, self.box_width + _GAP)
-        self.rads = _edge_rads(self)                          # how much each arrow bends
+        self.rads = _edge_rads(self)  # how much each arrow bends
 
     def ops(self):
         """The op names in recording order, e.g. ['Mul', 'AddV2', 'Sub', 'Pow']."""
@@ -114,13 +123,15 @@ def tape_graph(tape, names=None, values=True):
     `{"y": y, "loss": loss}`, to name the nodes that stand for them; `values`: show the
     value of scalar tensors in their boxes."""
     if tape._entries is None:
-        raise RuntimeError("This tape holds no recording (never entered, or already released "
-                           "by a gradient() call on a non-persistent tape).")
+        raise RuntimeError(
+            "This tape holds no recording (never entered, or already released "
+            "by a gradient() call on a non-persistent tape)."
+        )
     named = _names_by_id(names)
     entries = list(tape._entries)
     variables = dict(tape._variables)
     watched = set(tape._watched)
-    reads = tape._reads      # each read of a variable is drawn as the variable itself
+    reads = tape._reads  # each read of a variable is drawn as the variable itself
     produced = {out._id: i for i, (op, ins, out, attrs) in enumerate(entries)}
     nodes, edges = {}, []
 
@@ -143,15 +154,16 @@ def tape_graph(tape, names=None, values=True):
             label = f"{name or 'constant'}\n{text}"
             nodes[t._id] = Node(t._id, "constant", label, _shape(t), t._value, name=name)
 
-    for i, (op, ins, out, attrs) in enumerate(entries):
+    for i, (op, ins, out, _attrs) in enumerate(entries):
         for t in ins:
             add_input(t)
             edges.append((reads.get(t._id, t._id), out._id))
         name = named.get(out._id)
         head = f"{name} = {op.name}" if name else op.name
         label = f"{head}\nshape={_shape(out)}{_value_line(out, values)}"
-        nodes[out._id] = Node(out._id, "op", label, _shape(out), out._value, op=op.name,
-                              entry=i, name=name)
+        nodes[out._id] = Node(
+            out._id, "op", label, _shape(out), out._value, op=op.name, entry=i, name=name
+        )
     # variables watched but never used still appear: sources with no path to anything
     for vid in sorted(variables):
         add_input(variables[vid]._snap)
@@ -164,13 +176,13 @@ def _layout(nodes, edges, dx):
     for a, b in edges:
         inputs.setdefault(b, []).append(a)
     depth = {}
-    for k, n in nodes.items():               # nodes are in creation order: inputs come first
+    for k, n in nodes.items():  # nodes are in creation order: inputs come first
         if n.kind == "op":
             ds = [depth[a] for a in inputs.get(k, []) if nodes[a].kind != "constant"]
             depth[k] = 1 + max(ds, default=0)
         elif n.kind != "constant":
             depth[k] = 0
-    for k, n in nodes.items():               # a constant sits just left of its first consumer
+    for k, n in nodes.items():  # a constant sits just left of its first consumer
         if n.kind == "constant":
             users = [b for a, b in edges if a == k]
             depth[k] = min(depth[u] for u in users) - 1 if users else 0
@@ -180,11 +192,13 @@ def _layout(nodes, edges, dx):
     pos = {}
     for d in sorted(cols):
         col = cols[d]
-        if d > 0:                              # order by the mean row of the inputs/consumers
+        if d > 0:  # order by the mean row of the inputs/consumers
+
             def bary(k):
                 near = [pos[a][1] for a in inputs.get(k, []) if a in pos]
                 near += [pos[b][1] for a, b in edges if a == k and b in pos]
                 return np.mean(near) if near else 0.0
+
             col.sort(key=lambda k: -bary(k))
         for j, k in enumerate(col):
             pos[k] = (d * dx, ((len(col) - 1) / 2 - j) * _DY)
@@ -196,14 +210,14 @@ def _layout(nodes, edges, dx):
             if near:
                 pos[k] = (pos[k][0], 0.5 * pos[k][1] + 0.5 * float(np.mean(near)))
         ys = sorted(col, key=lambda k: -pos[k][1])
-        for upper, lower in zip(ys, ys[1:]):   # keep boxes apart
+        for upper, lower in zip(ys, ys[1:]):  # keep boxes apart
             if pos[upper][1] - pos[lower][1] < _DY:
                 pos[lower] = (pos[lower][0], pos[upper][1] - _DY)
     return pos
 
 
 # --- drawing ------------------------------------------------------------------------------
-_UNIT = 0.7          # inches per data unit, the same across and up: arrows bend as computed
+_UNIT = 0.7  # inches per data unit, the same across and up: arrows bend as computed
 
 
 def _extent(graph):
@@ -224,9 +238,9 @@ def _new_axes(graph, ax, title):
     axes. Returns (figure, axes, font scale)."""
     x0, x1, y0, y1 = _extent(graph)
     if ax is None:
-        head = 0.45 if title else 0.05                       # inches kept for the title
+        head = 0.45 if title else 0.05  # inches kept for the title
         w, h = max(3.0, _UNIT * (x1 - x0)), max(1.2, _UNIT * (y1 - y0))
-        shrink = min(1.0, 12.0 / w, 8.0 / (h + head))        # very big graphs: shrink to fit
+        shrink = min(1.0, 12.0 / w, 8.0 / (h + head))  # very big graphs: shrink to fit
         fig = plt.figure(figsize=(w * shrink, (h + head) * shrink))
         ax = fig.add_axes((0.0, 0.0, 1.0, h / (h + head)))
     fig = ax.figure
@@ -244,11 +258,28 @@ def _new_axes(graph, ax, title):
 def _draw_node(ax, node, xy, width, face=None, edge="#555555", lw=1.0, bold=False, scale=1.0):
     x, y = xy
     style = "round,pad=0.02,rounding_size=0.12"
-    ax.add_patch(FancyBboxPatch((x - width / 2, y - _H / 2), width, _H, boxstyle=style,
-                                facecolor=face or _COLORS[node.kind], edgecolor=edge,
-                                linewidth=lw, linestyle="--" if node.kind == "constant" else "-"))
-    ax.text(x, y, node.label, ha="center", va="center", fontsize=9 * scale,
-            fontweight="bold" if bold else "normal", family="monospace")
+    ax.add_patch(
+        FancyBboxPatch(
+            (x - width / 2, y - _H / 2),
+            width,
+            _H,
+            boxstyle=style,
+            facecolor=face or _COLORS[node.kind],
+            edgecolor=edge,
+            linewidth=lw,
+            linestyle="--" if node.kind == "constant" else "-",
+        )
+    )
+    ax.text(
+        x,
+        y,
+        node.label,
+        ha="center",
+        va="center",
+        fontsize=9 * scale,
+        fontweight="bold" if bold else "normal",
+        family="monospace",
+    )
 
 
 def _ends(a, b, width, offset):
@@ -262,8 +293,10 @@ def _curve(start, end, rad, t):
     chord's middle moved sideways by rad * the chord."""
     (sx, sy), (ex, ey) = start, end
     cx, cy = (sx + ex) / 2 + rad * (ey - sy), (sy + ey) / 2 - rad * (ex - sx)
-    return ((1 - t) ** 2 * sx + 2 * (1 - t) * t * cx + t ** 2 * ex,
-            (1 - t) ** 2 * sy + 2 * (1 - t) * t * cy + t ** 2 * ey)
+    return (
+        (1 - t) ** 2 * sx + 2 * (1 - t) * t * cx + t**2 * ex,
+        (1 - t) ** 2 * sy + 2 * (1 - t) * t * cy + t**2 * ey,
+    )
 
 
 def _route(graph, a, b, offset=0.0, rads=(0.0, -0.3, 0.3, -0.5, 0.5, -0.8, 0.8)):
@@ -280,17 +313,33 @@ def _route(graph, a, b, offset=0.0, rads=(0.0, -0.3, 0.3, -0.5, 0.5, -0.8, 0.8))
     return rads[0]
 
 
-def _arrow(ax, graph, a, b, color="#777777", lw=1.0, rad=0.0, label=None, offset=0.0,
-           scale=1.0):
+def _arrow(ax, graph, a, b, color="#777777", lw=1.0, rad=0.0, label=None, offset=0.0, scale=1.0):
     """An arrow from node `a` to node `b`, edge to edge, `offset` below the boxes' centres."""
     start, end = _ends(graph.pos[a], graph.pos[b], graph.box_width, offset)
-    ax.annotate("", xy=end, xytext=start,
-                arrowprops=dict(arrowstyle="-|>", color=color, lw=lw, shrinkA=1, shrinkB=1,
-                                connectionstyle=f"arc3,rad={rad}"))
+    ax.annotate(
+        "",
+        xy=end,
+        xytext=start,
+        arrowprops=dict(
+            arrowstyle="-|>",
+            color=color,
+            lw=lw,
+            shrinkA=1,
+            shrinkB=1,
+            connectionstyle=f"arc3,rad={rad}",
+        ),
+    )
     if label:
-        ax.text(*_curve(start, end, rad, 0.5), label, color=color, fontsize=9 * scale,
-                ha="center", va="center", family="monospace",
-                bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8))
+        ax.text(
+            *_curve(start, end, rad, 0.5),
+            label,
+            color=color,
+            fontsize=9 * scale,
+            ha="center",
+            va="center",
+            family="monospace",
+            bbox=dict(facecolor="white", edgecolor="none", pad=0.5, alpha=0.8),
+        )
 
 
 def _edge_rads(graph):
@@ -313,8 +362,16 @@ def draw_tape(tape, names=None, ax=None, title="What the tape recorded", values=
     graph = tape if isinstance(tape, TapeGraph) else tape_graph(tape, names, values)
     fig, ax, scale = _new_axes(graph, ax, title)
     if not graph.nodes:
-        ax.text(0.5, 0.5, "(the tape recorded nothing)", ha="center", va="center",
-                transform=ax.transAxes, fontsize=10, color="#777777")
+        ax.text(
+            0.5,
+            0.5,
+            "(the tape recorded nothing)",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            fontsize=10,
+            color="#777777",
+        )
     for (a, b), rad in zip(graph.edges, graph.rads):
         _arrow(ax, graph, a, b, rad=rad)
     for k, node in graph.nodes.items():
@@ -365,14 +422,14 @@ class BackwardWalk:
         if s.entry is None:
             return f"step 0: start with d{name(s.node)}/d{name(s.node)} = {_fmt(s.upstream)}"
         to = ", ".join(f"{_fmt(v)} to {name(key)}" for key, v, _ in s.sent) or "nothing"
-        return (f"step {k}: {s.op} ({name(s.node)}) gets gradient {_fmt(s.upstream)}, "
-                f"sends {to}")
+        return f"step {k}: {s.op} ({name(s.node)}) gets gradient {_fmt(s.upstream)}, sends {to}"
 
     def table(self):
         """All steps as a fixed-format text table."""
         name = self._short
-        lines = [f"{'step':<6}{'node (op)':<20}{'grad in':>9}   "
-                 f"{'-> input':<12}{'sent':>9}{'total':>9}"]
+        lines = [
+            f"{'step':<6}{'node (op)':<20}{'grad in':>9}   {'-> input':<12}{'sent':>9}{'total':>9}"
+        ]
         for k, s in enumerate(self.steps):
             if s.entry is None:
                 lines.append(f"{k:<6}{name(s.node) + ' (seed)':<20}{_fmt(s.upstream):>9}")
@@ -381,8 +438,10 @@ class BackwardWalk:
             if not s.sent:
                 lines.append(head + "(no watched input)")
             for j, (key, v, total) in enumerate(s.sent):
-                lines.append((head if j == 0 else " " * len(head))
-                             + f"{name(key):<12}{_fmt(v):>9}{_fmt(total):>9}")
+                lines.append(
+                    (head if j == 0 else " " * len(head))
+                    + f"{name(key):<12}{_fmt(v):>9}{_fmt(total):>9}"
+                )
         return "\n".join(lines)
 
     def __repr__(self):
@@ -421,13 +480,15 @@ def backward_steps(tape, target, sources, names=None):
         first = targets[0]
         steps = [Step(None, "seed", first._id, np.ones_like(first._value), [], dict(totals))]
 
-        reads = tape._reads    # a gradient sent to a read of a variable is shown on the variable
+        reads = tape._reads  # a gradient sent to a read of a variable is shown on the variable
 
         def on_step(i, op, out, g, sent):
             shown = []
             for x, gx, total in sent:
                 xid = reads.get(x._id, x._id)
-                total = total._value if xid == x._id or xid not in totals else totals[xid] + gx._value
+                total = (
+                    total._value if xid == x._id or xid not in totals else totals[xid] + gx._value
+                )
                 totals[xid] = total
                 shown.append((xid, gx._value, total))
             steps.append(Step(i, op.name, out._id, g._value, shown, dict(totals)))
@@ -450,23 +511,41 @@ def draw_backward(walk, k, ax=None):
     for (a, b), rad in zip(graph.edges, graph.rads):
         _arrow(ax, graph, a, b, color="#cccccc", rad=rad)
     repeats = {}
-    for key, value, _ in step.sent:      # x * x sends to x twice: two arrows, one lower
+    for key, value, _ in step.sent:  # x * x sends to x twice: two arrows, one lower
         j = repeats[key] = repeats.get(key, -1) + 1
         offset = -0.16 - 0.2 * j
-        _arrow(ax, graph, step.node, key, color="#c62828", lw=2.0, offset=offset, scale=scale,
-               rad=-_route(graph, key, step.node, offset), label=_fmt(value))
+        _arrow(
+            ax,
+            graph,
+            step.node,
+            key,
+            color="#c62828",
+            lw=2.0,
+            offset=offset,
+            scale=scale,
+            rad=-_route(graph, key, step.node, offset),
+            label=_fmt(value),
+        )
     for key, node in graph.nodes.items():
         if key == step.node and step.entry is not None:
-            style = dict(face="#ffb74d", edge="#e65100", lw=2.5, bold=True)   # the op handled
+            style = dict(face="#ffb74d", edge="#e65100", lw=2.5, bold=True)  # the op handled
         elif key in repeats:
-            style = dict(edge="#c62828", lw=2.5)                               # receiving
+            style = dict(edge="#c62828", lw=2.5)  # receiving
         else:
             style = {}
         _draw_node(ax, node, graph.pos[key], graph.box_width, scale=scale, **style)
         if key in step.grads:
             x, y = graph.pos[key]
-            ax.text(x, y - _H / 2 - 0.05, f"grad {_fmt(step.grads[key])}", ha="center", va="top",
-                    fontsize=8.5 * scale, color="#c62828", family="monospace")
+            ax.text(
+                x,
+                y - _H / 2 - 0.05,
+                f"grad {_fmt(step.grads[key])}",
+                ha="center",
+                va="top",
+                fontsize=8.5 * scale,
+                color="#c62828",
+                family="monospace",
+            )
     return fig
 
 
@@ -474,12 +553,17 @@ def step_through(walk, description="backward step"):
     """An ipywidgets slider over the steps of `walk`, redrawing `draw_backward` for each."""
     import ipywidgets as widgets
 
-    slider = widgets.IntSlider(value=0, min=0, max=len(walk) - 1, description=description,
-                               style={"description_width": "initial"},
-                               layout=widgets.Layout(width="420px"))
+    slider = widgets.IntSlider(
+        value=0,
+        min=0,
+        max=len(walk) - 1,
+        description=description,
+        style={"description_width": "initial"},
+        layout=widgets.Layout(width="420px"),
+    )
 
     def show(k):
-        with _DRAWING:   # JupyterLab may deliver slider events on a second thread
+        with _DRAWING:  # JupyterLab may deliver slider events on a second thread
             draw_backward(walk, k)
             plt.show()
 

@@ -2,6 +2,7 @@
 argsort, einsum. Gradients against finite differences (first and second order, several
 shapes); values from hand derivations (TF's own values are in the golden record,
 tests/tf_golden/cases_nn.py)."""
+
 import numpy as np
 import pytest
 
@@ -21,15 +22,21 @@ GATHERS = {
     "axis1": (lambda p: tf.gather(p, [[1, 1], [0, 3]], axis=1), (3, 4)),
     "axis_neg": (lambda p: tf.gather(p, [0, 0], axis=-1), (2, 3, 2)),
     "vector_scalar_index": (lambda p: tf.gather(p, 2), (4,)),
-    "batch_dims1": (lambda p: tf.gather(p, [[0, 2, 2], [1, 1, 0]], axis=1, batch_dims=1),
-                    (2, 3, 2)),
+    "batch_dims1": (
+        lambda p: tf.gather(p, [[0, 2, 2], [1, 1, 0]], axis=1, batch_dims=1),
+        (2, 3, 2),
+    ),
     "batch_dims1_axis2": (lambda p: tf.gather(p, [[1], [0]], axis=2, batch_dims=1), (2, 3, 2)),
     "batch_dims_neg": (lambda p: tf.gather(p, [[0, 1], [1, 1]], axis=1, batch_dims=-1), (2, 3)),
     "embedding_lookup": (lambda p: tf.nn.embedding_lookup(p, [[3, 0], [3, 3]]), (4, 2)),
-    "embedding_lookup_sharded": (lambda p: tf.nn.embedding_lookup([p[:2], p[2:]], [3, 1, 2]),
-                                 (4, 2)),
-    "embedding_lookup_max_norm": (lambda p: tf.nn.embedding_lookup(p, [1, 0], max_norm=0.5),
-                                  (3, 2)),
+    "embedding_lookup_sharded": (
+        lambda p: tf.nn.embedding_lookup([p[:2], p[2:]], [3, 1, 2]),
+        (4, 2),
+    ),
+    "embedding_lookup_max_norm": (
+        lambda p: tf.nn.embedding_lookup(p, [1, 0], max_norm=0.5),
+        (3, 2),
+    ),
     "tile": (lambda x: tf.tile(x, [2, 3]), (2, 3)),
     "tile_ones": (lambda x: tf.tile(x, [1, 2, 1]), (2, 1, 3)),
     "tile_scalar": (lambda x: tf.tile(x, []), ()),
@@ -52,10 +59,19 @@ def test_gradients(name):
 
 
 EINSUMS = {
-    "ij,jk->ik": [(3, 4), (4, 2)], "bij,bjk->bik": [(2, 3, 4), (2, 4, 2)],
-    "ij->ji": [(3, 4)], "ij->i": [(3, 4)], "ij->": [(3, 4)], "i,j->ij": [(3,), (4,)],
-    "i,i->": [(4,)] * 2, "i,i": [(4,)] * 2, "ij,ij->ij": [(3, 4)] * 2, "ij,j->i": [(3, 4), (4,)],
-    "...ij,jk->...ik": [(2, 3, 4), (4, 5)], "ij,kj->ik": [(3, 4), (2, 4)], "ijk->kj": [(2, 3, 4)],
+    "ij,jk->ik": [(3, 4), (4, 2)],
+    "bij,bjk->bik": [(2, 3, 4), (2, 4, 2)],
+    "ij->ji": [(3, 4)],
+    "ij->i": [(3, 4)],
+    "ij->": [(3, 4)],
+    "i,j->ij": [(3,), (4,)],
+    "i,i->": [(4,)] * 2,
+    "i,i": [(4,)] * 2,
+    "ij,ij->ij": [(3, 4)] * 2,
+    "ij,j->i": [(3, 4), (4,)],
+    "...ij,jk->...ik": [(2, 3, 4), (4, 5)],
+    "ij,kj->ik": [(3, 4), (2, 4)],
+    "ijk->kj": [(2, 3, 4)],
     "ab,bc,cd->ad": [(2, 3), (3, 4), (4, 2)],
 }
 
@@ -135,9 +151,10 @@ def test_tile_repeat_split_values():
 def test_sort_and_argsort():
     v = tf.constant([3.0, 1.0, 2.0, 1.0, np.nan])
     assert np.array_equal(tf.sort(v).numpy(), [1, 1, 2, 3, np.nan], equal_nan=True)
-    assert np.array_equal(tf.sort(v, direction="DESCENDING").numpy(), [3, 2, 1, 1, np.nan],
-                          equal_nan=True)
-    assert tf.argsort(v).numpy().tolist() == [1, 3, 2, 0, 4]              # ties keep their order
+    assert np.array_equal(
+        tf.sort(v, direction="DESCENDING").numpy(), [3, 2, 1, 1, np.nan], equal_nan=True
+    )
+    assert tf.argsort(v).numpy().tolist() == [1, 3, 2, 0, 4]  # ties keep their order
     assert tf.argsort(v, direction="DESCENDING").numpy().tolist() == [0, 2, 1, 3, 4]
     assert tf.argsort(v).dtype == tf.int32
     with pytest.raises(ValueError, match="direction"):
@@ -147,7 +164,7 @@ def test_sort_and_argsort():
         tape.watch(w)
         s = tf.sort(w) * tf.constant([1.0, 10.0, 100.0])
         order = tf.cast(tf.argsort(w), tf.float32)
-    assert tape.gradient(s, w).numpy().tolist() == [100, 1, 10]            # back where it came from
+    assert tape.gradient(s, w).numpy().tolist() == [100, 1, 10]  # back where it came from
     assert tape.gradient(order, w) is None
 
 
@@ -156,5 +173,5 @@ def test_einsum_values():
     assert tf.einsum("ij,jk->ik", a, a).numpy().tolist() == [[7, 10], [15, 22]]
     assert tf.einsum("ij->ji", a).numpy().tolist() == [[1, 3], [2, 4]]
     assert tf.einsum("ij", a).numpy().tolist() == [[1, 2], [3, 4]]
-    assert tf.einsum("ji", a).numpy().tolist() == [[1, 3], [2, 4]]      # implicit: sorted letters
+    assert tf.einsum("ji", a).numpy().tolist() == [[1, 3], [2, 4]]  # implicit: sorted letters
     assert tf.linalg.einsum("i,i->", a[0], a[1]).numpy() == 11

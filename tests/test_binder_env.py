@@ -22,7 +22,13 @@ BINDER_REQUIREMENTS = ROOT / "binder" / "requirements.txt"
 BINDER_RUNTIME = ROOT / "binder" / "runtime.txt"
 
 # In requirements.txt for the test suite only; Binder has no use for them.
-TEST_ONLY = {"pytest", "nbval", "playwright", "ruff", "hypothesis"}   # (ruff: the linter of `make test`)
+TEST_ONLY = {
+    "pytest",
+    "nbval",
+    "playwright",
+    "ruff",
+    "hypothesis",
+}  # (ruff: the linter of `make test`)
 
 NOTEBOOKS = sorted(
     p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
@@ -86,7 +92,7 @@ def test_pin_check_catches_drift():
     drifted = re.sub(r"^numpy==\S+", "numpy==1.0.0", binder, flags=re.M)
     assert drifted != binder
     assert any("numpy" in p for p in pin_mismatches(REQUIREMENTS.read_text(), drifted))
-    without_self = "\n".join(l for l in binder.splitlines() if l.strip() != "-e .")
+    without_self = "\n".join(line for line in binder.splitlines() if line.strip() != "-e .")
     assert any("minitape" in p for p in pin_mismatches(REQUIREMENTS.read_text(), without_self))
     extra = REQUIREMENTS.read_text() + "\nscipy==1.0.0\n"
     assert any("scipy" in p for p in pin_mismatches(extra, binder))
@@ -95,13 +101,19 @@ def test_pin_check_catches_drift():
 def test_binder_runtime():
     runtime = BINDER_RUNTIME.read_text().strip()
     assert re.fullmatch(r"python-3\.\d+", runtime), runtime
-    minimum = re.search(r'requires-python\s*=\s*">=\s*3\.(\d+)', (ROOT / "pyproject.toml").read_text())
+    minimum = re.search(
+        r'requires-python\s*=\s*">=\s*3\.(\d+)', (ROOT / "pyproject.toml").read_text()
+    )
     assert int(runtime.split(".")[1]) >= int(minimum.group(1))
 
 
 def _isolated_env(tmp, bin_dir):
     """The environment for the Binder venv's processes: nothing from the caller's venv or home."""
-    env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "PYTHONPATH", "JUPYTER_PATH"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"VIRTUAL_ENV", "PYTHONPATH", "JUPYTER_PATH"}
+    }
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     for var, sub in [
         ("JUPYTER_CONFIG_DIR", "jupyter-config"),
@@ -125,10 +137,24 @@ def binder_env(tmp_path_factory):
     env = _isolated_env(tmp, bin_dir)
     # pip's cache stays on: a second run installs from it.
     result = subprocess.run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
+        [
+            str(bin_dir / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "-r",
+            "binder/requirements.txt",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
-    assert result.returncode == 0, f"pip install -r binder/requirements.txt failed:\n{result.stdout}\n{result.stderr}"
+    assert result.returncode == 0, (
+        f"pip install -r binder/requirements.txt failed:\n{result.stdout}\n{result.stderr}"
+    )
     # repo2docker then runs binder/postBuild with the environment's python on PATH.
     subprocess.run(["binder/postBuild"], cwd=ROOT, env=env, check=True)
     yield bin_dir, env, tmp
@@ -143,15 +169,32 @@ def test_binder_env_has_the_course(binder_env):
         "import importlib.metadata as m, json, minitape, ipywidgets, matplotlib, jupyterlab;"
         f"print(json.dumps({{n: m.version(n) for n in {sorted(pins)!r}}}))"
     )
-    out = subprocess.run([str(bin_dir / "python"), "-c", code], cwd=tmp, env=env,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [str(bin_dir / "python"), "-c", code],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert json.loads(out) == pins
     # postBuild installed the course's JupyterLab settings into the environment.
-    installed = json.loads((bin_dir.parent / "share/jupyter/lab/settings/overrides.json").read_text())
-    assert installed["@jupyterlab/apputils-extension:kernels-settings"]["commsOverSubshells"] == "disabled"
+    installed = json.loads(
+        (bin_dir.parent / "share/jupyter/lab/settings/overrides.json").read_text()
+    )
+    assert (
+        installed["@jupyterlab/apputils-extension:kernels-settings"]["commsOverSubshells"]
+        == "disabled"
+    )
     # The widget front end comes in the jupyterlab_widgets wheel: postBuild need not build it.
-    ext = subprocess.run([str(bin_dir / "jupyter"), "labextension", "list"], cwd=tmp, env=env,
-                         capture_output=True, text=True, check=True)
+    ext = subprocess.run(
+        [str(bin_dir / "jupyter"), "labextension", "list"],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     listing = re.sub(r"\x1b\[[0-9;]*m", "", ext.stdout + ext.stderr)  # drop colour codes
     assert re.search(r"@jupyter-widgets/jupyterlab-manager v\S+ enabled", listing), listing
 
@@ -183,7 +226,20 @@ def test_notebook_runs_in_binder_env(binder_env, notebook):
     out = tmp / "executed" / rel
     out.parent.mkdir(parents=True, exist_ok=True)
     result = subprocess.run(
-        [str(bin_dir / "python"), "-c", _RUN_NOTEBOOK, str(notebook), str(out), str(ROOT / "tools")],
-        cwd=tmp, env=env, capture_output=True, text=True, timeout=900,
+        [
+            str(bin_dir / "python"),
+            "-c",
+            _RUN_NOTEBOOK,
+            str(notebook),
+            str(out),
+            str(ROOT / "tools"),
+        ],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
-    assert result.returncode == 0, f"{rel} failed in the Binder environment:\n{result.stderr[-6000:]}"
+    assert result.returncode == 0, (
+        f"{rel} failed in the Binder environment:\n{result.stderr[-6000:]}"
+    )

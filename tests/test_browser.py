@@ -32,7 +32,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "02_linear_regression.ipynb"
 # Every notebook of the course: the lessons, then their solutions.
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks" / "solutions").glob("*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
+    (ROOT / "notebooks" / "solutions").glob("*.ipynb")
+)
 SLIDER_LABEL = "learning rate"  # the slider's description starts with this
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
@@ -88,7 +90,9 @@ def _free_port():
 
 def _api(base, token, path, method="GET"):
     req = urllib.request.Request(
-        f"{base}{path}", method=method, headers={"Authorization": f"token {token}"},
+        f"{base}{path}",
+        method=method,
+        headers={"Authorization": f"token {token}"},
         data=b"" if method == "POST" else None,
     )
     with urllib.request.urlopen(req, timeout=10) as resp:
@@ -122,10 +126,17 @@ def lab(tmp_path_factory):
     port, token = _free_port(), secrets.token_hex(24)
     base = f"http://127.0.0.1:{port}"
     cmd = [
-        sys.executable, "-m", "jupyterlab", "--no-browser",
-        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", "--ServerApp.allow_root=True",
-        f"--ServerApp.root_dir={ROOT}", f"--LabApp.app_settings_dir={app_settings}",
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        "--ServerApp.allow_root=True",
+        f"--ServerApp.root_dir={ROOT}",
+        f"--LabApp.app_settings_dir={app_settings}",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         # window.jupyterapp: the checks read each cell's outputs from the notebook model, the
         # only place where an error output differs from text on stderr (both render alike).
@@ -140,13 +151,17 @@ def lab(tmp_path_factory):
         deadline = time.monotonic() + 90
         while True:
             if proc.poll() is not None:
-                pytest.fail(f"jupyter lab exited with {proc.returncode}:\n{log_path.read_text()[-4000:]}")
+                pytest.fail(
+                    f"jupyter lab exited with {proc.returncode}:\n{log_path.read_text()[-4000:]}"
+                )
             try:
                 _api(base, token, "/api/status")
                 break
             except (urllib.error.URLError, ConnectionError, OSError):
                 if time.monotonic() > deadline:
-                    pytest.fail(f"jupyter lab did not answer in 90 s:\n{log_path.read_text()[-4000:]}")
+                    pytest.fail(
+                        f"jupyter lab did not answer in 90 s:\n{log_path.read_text()[-4000:]}"
+                    )
                 time.sleep(0.5)
         yield {"base": base, "token": token, "log": log_path, "home": home}
     finally:
@@ -164,16 +179,22 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(lab):
-    """Headless Chromium for the module; each test opens its own context (fresh cookies, storage)."""
+    """Headless Chromium for the module; each test opens its own context (fresh cookies and
+    storage)."""
     from playwright.sync_api import sync_playwright
 
     # Chromium too keeps its files (crash reports, dconf) out of the home directory.
     browser_home = lab["home"] / "browser"
-    browser_env = {**os.environ, "HOME": str(browser_home), "XDG_CONFIG_HOME": str(browser_home / ".config"),
-                   "XDG_CACHE_HOME": str(browser_home / ".cache")}
+    browser_env = {
+        **os.environ,
+        "HOME": str(browser_home),
+        "XDG_CONFIG_HOME": str(browser_home / ".config"),
+        "XDG_CACHE_HOME": str(browser_home / ".cache"),
+    }
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS,
-                                      env=browser_env)
+        chromium = pw.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, env=browser_env
+        )
         try:
             yield chromium
         finally:
@@ -254,7 +275,8 @@ def _open_notebook(page, lab, rel):
 # (the saved notebook comes with execution counts; only counts set from now on mean "it ran").
 _WATCH_RUNS_JS = """
 (path) => {
-  const panel = [...window.jupyterapp.shell.widgets('main')].find(w => w.context && w.context.path === path);
+  const panel = [...window.jupyterapp.shell.widgets('main')]
+    .find(w => w.context && w.context.path === path);
   for (const cell of panel.content.widgets) {
     const model = cell.model;
     if (model.type !== 'code') continue;
@@ -281,7 +303,8 @@ _NOTEBOOK_STATE_JS = """
   const outputAreas = root => {
     const found = [];
     const walk = w => {
-      if (w.node.classList.contains('jp-OutputArea') && w.model && typeof w.model.toJSON === 'function') found.push(w);
+      if (w.node.classList.contains('jp-OutputArea') && w.model
+          && typeof w.model.toJSON === 'function') found.push(w);
       for (const child of w.children()) walk(child);
     };
     walk(root);
@@ -295,7 +318,8 @@ _NOTEBOOK_STATE_JS = """
                 empty: !model.sharedModel.getSource().trim()});
     if (!code) return;
     for (const area of outputAreas(cell)) {
-      const rendered = area.node.querySelectorAll(':scope > .jp-OutputArea-child > .jp-OutputArea-output');
+      const rendered = area.node.querySelectorAll(
+        ':scope > .jp-OutputArea-child > .jp-OutputArea-output');
       area.model.toJSON().forEach((output, k) => {
         if (output.output_type !== 'error') return;
         errors.push({cell: index, count, inWidget: area !== cell.outputArea, ename: output.ename,
@@ -337,8 +361,16 @@ def _run_all(page, lab, rel, timeout=300):
         if kernel == "dead":
             raise AssertionError(f"the kernel of {rel} died")
         # JupyterLab does not send an empty cell to the kernel: it gets no execution count.
-        ran = all(c["ran"] and c["count"] for c in state["cells"] if c["type"] == "code" and not c["empty"])
-        return state if ran and kernel == "idle" and state["kernelIdle"] and state["imagesLoaded"] else None
+        ran = all(
+            c["ran"] and c["count"]
+            for c in state["cells"]
+            if c["type"] == "code" and not c["empty"]
+        )
+        return (
+            state
+            if ran and kernel == "idle" and state["kernelIdle"] and state["imagesLoaded"]
+            else None
+        )
 
     return _wait(finished, timeout, f"all cells of {rel} to run")
 
@@ -346,7 +378,9 @@ def _run_all(page, lab, rel, timeout=300):
 def _describe_errors(rel, errors):
     lines = [f"{rel}: {len(errors)} uncaught exception(s) shown in the browser:"]
     for e in errors:
-        where = f"cell {e['cell']} (In [{e['count'] or ' '}])" + (", in a widget's output" if e["inWidget"] else "")
+        where = f"cell {e['cell']} (In [{e['count'] or ' '}])" + (
+            ", in a widget's output" if e["inWidget"] else ""
+        )
         text = e["shown"] if e["shown"] is not None else "(not rendered)"
         lines.append(f"--- {where}: {e['ename']}: {e['evalue']}\n{text.rstrip()}")
     return "\n".join(lines)
@@ -356,7 +390,8 @@ def _saved_image_outputs(path):
     nb = json.loads(path.read_text())
     return sum(
         any(mime.startswith("image/") for mime in output.get("data", {}))
-        for cell in nb["cells"] if cell["cell_type"] == "code"
+        for cell in nb["cells"]
+        if cell["cell_type"] == "code"
         for output in cell.get("outputs", [])
     )
 
@@ -370,7 +405,8 @@ def _full_page_shot(page, name):
       const cells = panel ? panel.querySelectorAll('.jp-Notebook .jp-Cell') : [];
       if (!scroller || !cells.length) return 0;
       scroller.scrollTop = 0;  // Run All leaves the notebook scrolled to its last cell
-      return Math.ceil(cells[cells.length - 1].getBoundingClientRect().bottom - scroller.getBoundingClientRect().bottom);
+      return Math.ceil(cells[cells.length - 1].getBoundingClientRect().bottom
+                       - scroller.getBoundingClientRect().bottom);
     }"""
 
     def fits():
@@ -379,7 +415,9 @@ def _full_page_shot(page, name):
         size = page.viewport_size
         if missing <= 0 or size["height"] >= 16_000:  # Chromium's limit for one screenshot
             return True
-        page.set_viewport_size({"width": size["width"], "height": min(size["height"] + missing + 40, 16_000)})
+        page.set_viewport_size(
+            {"width": size["width"], "height": min(size["height"] + missing + 40, 16_000)}
+        )
         return False
 
     _wait(fits, 20, "the whole notebook to fit in the enlarged page", interval=0.2)
@@ -415,9 +453,13 @@ def _run_notebook_checks(page, lab, rel):
     _shot(page, "2-ran-all-plot")
 
     # 4. The learning-rate slider is shown.
-    slider = page.locator(".jupyter-widgets.widget-slider").filter(
-        has=page.locator(".widget-label", has_text=re.compile(rf"^\s*{SLIDER_LABEL}", re.I))
-    ).first
+    slider = (
+        page.locator(".jupyter-widgets.widget-slider")
+        .filter(
+            has=page.locator(".widget-label", has_text=re.compile(rf"^\s*{SLIDER_LABEL}", re.I))
+        )
+        .first
+    )
     slider.wait_for(state="visible")
     slider.scroll_into_view_if_needed()
     readout = slider.locator(".widget-readout")
@@ -435,7 +477,11 @@ def _run_notebook_checks(page, lab, rel):
         now = _state(page, rel)
         moved = readout.inner_text() != before_value
         redrawn = (now["images"], now["widgetText"]) != (before["images"], before["widgetText"])
-        return now if moved and redrawn and now["imagesLoaded"] and _kernel_state(lab, rel) == "idle" else None
+        return (
+            now
+            if moved and redrawn and now["imagesLoaded"] and _kernel_state(lab, rel) == "idle"
+            else None
+        )
 
     _wait(changed, 120, "the output to change after moving the slider")
     # Each key press re-trains; wait until the last re-run has drawn (one second without change).
@@ -467,14 +513,21 @@ def test_notebook_runs_in_jupyterlab(lab, browser, path):
         state = _run_all(page, lab, rel)
         assert not state["errors"], _describe_errors(rel, state["errors"])
         assert sum(c["type"] == "code" for c in state["cells"]) == code_cells, (
-            f"{rel}: the browser shows a different number of code cells than the file has")
+            f"{rel}: the browser shows a different number of code cells than the file has"
+        )
         if saved_images:
+
             def shows_image():
                 now = _state(page, rel)
                 return now if now["images"] and now["imagesLoaded"] else None
 
-            _wait(shows_image, 30, f"{rel} to show an image (its saved version has {saved_images} image outputs)")
+            _wait(
+                shows_image,
+                30,
+                f"{rel} to show an image (its saved version has {saved_images} image outputs)",
+            )
         _full_page_shot(page, name)
-        # Nothing late (an interact redrawing after the run) went wrong while the screenshot was taken.
+        # Nothing late (an interact redrawing after the run) went wrong while the screenshot was
+        # taken.
         state = _state(page, rel)
         assert not state["errors"], _describe_errors(rel, state["errors"])

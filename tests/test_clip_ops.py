@@ -1,4 +1,5 @@
 """clip_by_norm, clip_by_global_norm, global_norm and nn.l2_loss: values by hand, gradients."""
+
 import math
 
 import numpy as np
@@ -37,7 +38,7 @@ def test_clip_by_norm_gradient_by_hand_and_finite_at_zero():
     z = tf.Variable([0.0, 0.0])
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(tf.clip_by_norm(z, 1.0))
-    assert tape.gradient(y, z).numpy().tolist() == [1.0, 1.0]   # no NaN from sqrt at 0
+    assert tape.gradient(y, z).numpy().tolist() == [1.0, 1.0]  # no NaN from sqrt at 0
 
 
 def test_global_norm_and_clip_by_global_norm_by_hand():
@@ -46,7 +47,7 @@ def test_global_norm_and_clip_by_global_norm_by_hand():
     clipped, norm = tf.clip_by_global_norm([a, None, b], 2.5)
     assert float(norm) == 5.0 and clipped[1] is None
     assert clipped[0].numpy().tolist() == [1.5, 0.0] and clipped[2].numpy().tolist() == [[2.0]]
-    small, _ = tf.clip_by_global_norm((a, b), 10.0)          # below the threshold: unchanged
+    small, _ = tf.clip_by_global_norm((a, b), 10.0)  # below the threshold: unchanged
     assert small[0].numpy().tolist() == [3.0, 0.0] and small[1].numpy().tolist() == [[4.0]]
 
 
@@ -63,7 +64,8 @@ def test_clip_by_global_norm_wants_a_sequence():
 
 
 def test_clip_by_global_norm_gradient_flows():
-    # y = sum(x * c / max(|x|, c)) with x = (3, 4), c = 1: sum(x)/|x|; d/dx_j = 1/|x| - sum(x) x_j / |x|^3
+    # y = sum(x * c / max(|x|, c)) with x = (3, 4), c = 1: sum(x)/|x|;
+    # d/dx_j = 1/|x| - sum(x) x_j / |x|^3
     x = tf.Variable([3.0, 4.0])
     with tf.GradientTape() as tape:
         y = tf.reduce_sum(tf.clip_by_global_norm([x], 1.0)[0][0])

@@ -1,5 +1,6 @@
 """Control flow runs as Python eagerly: a tape records what ran. Values and gradients derived by
 hand; TF's eager quirks are in the golden record (tests/tf_golden/cases_control_flow.py)."""
+
 import numpy as np
 import pytest
 
@@ -22,36 +23,48 @@ def test_while_loop_records_every_iteration():
         tape.watch(x)
         i, y = tf.while_loop(lambda i, y: i < 4, lambda i, y: (i + 1, y * x), [0, tf.constant(1.0)])
     assert int(i) == 4 and len(tape._entries) == 4
-    np.testing.assert_allclose(tape.gradient(y, x).numpy(), 4 * 1.5 ** 3)   # d x^4 / dx
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), 4 * 1.5**3)  # d x^4 / dx
 
 
-@pytest.mark.parametrize("name, fn", [
-    ("cond", lambda x: tf.cond(tf.reduce_sum(x) > 0, lambda: tf.sin(x) * x, lambda: x ** 3)),
-    ("case", lambda x: tf.case([(tf.reduce_sum(x) > 5, lambda: x), (tf.reduce_sum(x) > 0,
-                                                                    lambda: tf.tanh(x) * x)],
-                               default=lambda: -x)),
-    ("while_loop", lambda x: tf.while_loop(lambda i, a: i < 3,
-                                           lambda i, a: (i + 1, tf.sin(a) * x), [0, x])[1]),
-    ("foldl", lambda x: tf.foldl(lambda a, e: a * e + tf.sin(e), x)),
-    ("foldr", lambda x: tf.foldr(lambda a, e: a * e + e * e, x, initializer=x[0])),
-    ("scan", lambda x: tf.scan(lambda a, e: tf.tanh(a + e) * e, x)),
-    ("scan_reverse", lambda x: tf.scan(lambda a, e: a * e, x, reverse=True)),
-    ("map_fn", lambda x: tf.map_fn(lambda e: e ** 3 + tf.exp(e), x)),
-    ("vectorized_map", lambda x: tf.vectorized_map(lambda e: tf.sin(e) * e, x)),
-])
+@pytest.mark.parametrize(
+    "name, fn",
+    [
+        ("cond", lambda x: tf.cond(tf.reduce_sum(x) > 0, lambda: tf.sin(x) * x, lambda: x**3)),
+        (
+            "case",
+            lambda x: tf.case(
+                [(tf.reduce_sum(x) > 5, lambda: x), (tf.reduce_sum(x) > 0, lambda: tf.tanh(x) * x)],
+                default=lambda: -x,
+            ),
+        ),
+        (
+            "while_loop",
+            lambda x: tf.while_loop(
+                lambda i, a: i < 3, lambda i, a: (i + 1, tf.sin(a) * x), [0, x]
+            )[1],
+        ),
+        ("foldl", lambda x: tf.foldl(lambda a, e: a * e + tf.sin(e), x)),
+        ("foldr", lambda x: tf.foldr(lambda a, e: a * e + e * e, x, initializer=x[0])),
+        ("scan", lambda x: tf.scan(lambda a, e: tf.tanh(a + e) * e, x)),
+        ("scan_reverse", lambda x: tf.scan(lambda a, e: a * e, x, reverse=True)),
+        ("map_fn", lambda x: tf.map_fn(lambda e: e**3 + tf.exp(e), x)),
+        ("vectorized_map", lambda x: tf.vectorized_map(lambda e: tf.sin(e) * e, x)),
+    ],
+)
 def test_gradients_first_and_second_order(name, fn):
     check_grads(fn, np.array([0.7, -0.4, 1.3]))
 
 
 def test_map_fn_over_rows_gradient():
-    check_grads(lambda m: tf.map_fn(lambda r: tf.reduce_sum(r * r) * r, m),
-                np.arange(6.0).reshape(3, 2) / 5)
+    check_grads(
+        lambda m: tf.map_fn(lambda r: tf.reduce_sum(r * r) * r, m), np.arange(6.0).reshape(3, 2) / 5
+    )
 
 
 def test_foldl_values():
     e = tf.constant([1.0, 2.0, 3.0])
-    assert float(tf.foldl(lambda a, x: a - x, e)) == -4.0           # (1 - 2) - 3
-    assert float(tf.foldr(lambda a, x: a - x, e)) == 0.0            # (3 - 2) - 1
+    assert float(tf.foldl(lambda a, x: a - x, e)) == -4.0  # (1 - 2) - 3
+    assert float(tf.foldr(lambda a, x: a - x, e)) == 0.0  # (3 - 2) - 1
     np.testing.assert_array_equal(tf.scan(lambda a, x: a + x, e, reverse=True).numpy(), [6, 5, 3])
 
 
@@ -59,8 +72,9 @@ def test_cond_inside_function_is_decided_when_traced():
     @tf.function
     def f(x):
         return tf.cond(x > 0, lambda: x * 2, lambda: -x)
+
     assert float(f(tf.constant(3.0))) == 6.0
-    assert float(f(tf.constant(-3.0))) == -6.0      # replays the branch taken while tracing
+    assert float(f(tf.constant(-3.0))) == -6.0  # replays the branch taken while tracing
     assert f.experimental_get_tracing_count() == 1
 
 
@@ -71,6 +85,7 @@ def test_get_static_value_inside_function():
     def f(x):
         seen.append((tf.get_static_value(x), tf.get_static_value(tf.constant(2.0))))
         return x
+
     f(tf.constant(1.0))
     assert seen == [(None, 2.0)]
     np.testing.assert_array_equal(tf.get_static_value(tf.constant([1, 2])), [1, 2])

@@ -1,6 +1,7 @@
 """Forward mode: every op of the VJP table gets its JVP from its VJP rule (the double-backward
 trick); each is checked against finite differences and against jacobian @ tangent. Expected
 values of the nesting tests are derived by hand."""
+
 import contextlib
 
 import numpy as np
@@ -44,23 +45,37 @@ BY_OP = {
     ops.Pow: (tf.pow, [positive, rand]),
     ops.Maximum: (tf.maximum, [distinct, lambda s: distinct(s) + 0.05]),
     ops.Minimum: (tf.minimum, [distinct, lambda s: distinct(s) + 0.05]),
-    ops.Neg: (tf.negative, [rand]), ops.Square: (tf.square, [rand]),
-    ops.Sqrt: (tf.sqrt, [positive]), ops.Exp: (tf.exp, [rand]),
-    ops.Log: (tf.math.log, [positive]), ops.Log1p: (tf.math.log1p, [positive]),
-    ops.Sin: (tf.sin, [rand]), ops.Cos: (tf.cos, [rand]), ops.Tanh: (tf.tanh, [rand]),
+    ops.Neg: (tf.negative, [rand]),
+    ops.Square: (tf.square, [rand]),
+    ops.Sqrt: (tf.sqrt, [positive]),
+    ops.Exp: (tf.exp, [rand]),
+    ops.Log: (tf.math.log, [positive]),
+    ops.Log1p: (tf.math.log1p, [positive]),
+    ops.Sin: (tf.sin, [rand]),
+    ops.Cos: (tf.cos, [rand]),
+    ops.Tanh: (tf.tanh, [rand]),
     ops.TanhGrad: (lambda y, dy: apply(ops.TanhGrad, y, dy), [lambda s: rand(s, -0.9, 0.9), rand]),
     ops.Sigmoid: (tf.sigmoid, [rand]),
-    ops.SigmoidGrad: (lambda y, dy: apply(ops.SigmoidGrad, y, dy), [lambda s: rand(s, 0.1, 0.9), rand]),
-    ops.Relu: (tf.nn.relu, [away]), ops.Elu: (tf.nn.elu, [away]),
-    ops.Softplus: (tf.nn.softplus, [rand]), ops.Abs: (tf.abs, [away]),
+    ops.SigmoidGrad: (
+        lambda y, dy: apply(ops.SigmoidGrad, y, dy),
+        [lambda s: rand(s, 0.1, 0.9), rand],
+    ),
+    ops.Relu: (tf.nn.relu, [away]),
+    ops.Elu: (tf.nn.elu, [away]),
+    ops.Softplus: (tf.nn.softplus, [rand]),
+    ops.Abs: (tf.abs, [away]),
     ops.Sign: (lambda x: tf.sign(x) * x, [away]),
-    ops.FloorMod: (lambda x, y: tf.math.floormod(x, y),
-                   [lambda s: rng.uniform(0.1, 0.9, s) + rng.integers(0, 3, s), lambda s: np.ones(s)]),
+    ops.FloorMod: (
+        lambda x, y: tf.math.floormod(x, y),
+        [lambda s: rng.uniform(0.1, 0.9, s) + rng.integers(0, 3, s), lambda s: np.ones(s)],
+    ),
     ops.Identity: (tf.identity, [rand]),
     ops.Cast: (lambda x: tf.cast(tf.cast(x, tf.float32), tf.float64), [lambda s: np.full(s, 0.5)]),
     ops.Select: (lambda x, y: tf.where(CHOICE, x, y), [rand, rand]),
-    ops.ClipByValue: (lambda x: tf.clip_by_value(x, -0.5, 1.0),
-                      [lambda s: np.linspace(-1.75, 1.55, 12).reshape(s)]),
+    ops.ClipByValue: (
+        lambda x: tf.clip_by_value(x, -0.5, 1.0),
+        [lambda s: np.linspace(-1.75, 1.55, 12).reshape(s)],
+    ),
     ops.MatMul: (lambda a, b: tf.matmul(a, b, transpose_b=True), [rand, rand]),
     ops.Transpose: (tf.transpose, [rand]),
     ops.Reshape: (lambda x: tf.reshape(x, [4, 3]), [rand]),
@@ -81,44 +96,66 @@ BY_OP = {
     ops.SqrtGrad: (lambda y, g: apply(ops.SqrtGrad, y, g), [positive, rand]),
     # array and nn families
     array_ops.Gather: (lambda p: tf.gather(p, [2, 0, 2], axis=1), [rand]),
-    array_ops.GatherGrad: (lambda g: apply(array_ops.GatherGrad, g, tf.constant([2, 0, 2]),
-                                           shape=(3, 4), axis=1, batch_dims=0),
-                           [lambda s: rand((3, 3))]),
+    array_ops.GatherGrad: (
+        lambda g: apply(
+            array_ops.GatherGrad, g, tf.constant([2, 0, 2]), shape=(3, 4), axis=1, batch_dims=0
+        ),
+        [lambda s: rand((3, 3))],
+    ),
     array_ops.Tile: (lambda x: tf.tile(x, [2, 1]), [rand]),
     array_ops.Einsum: (lambda a, b: tf.einsum("ij,kj->ik", a, b), [rand, rand]),
     nn_ops.Softmax: (tf.nn.softmax, [rand]),
     nn_ops.LogSoftmax: (tf.nn.log_softmax, [rand]),
-    nn_ops.SoftmaxXent: (lambda z, y: tf.nn.softmax_cross_entropy_with_logits(y, z),
-                         [rand, lambda s: rng.dirichlet(np.ones(s[-1]), s[0])]),
+    nn_ops.SoftmaxXent: (
+        lambda z, y: tf.nn.softmax_cross_entropy_with_logits(y, z),
+        [rand, lambda s: rng.dirichlet(np.ones(s[-1]), s[0])],
+    ),
     # (softmax - labels, differentiated for the logits only: as TF, its rule gives the labels
     # no gradient through it)
     nn_ops.XentBackprop: (lambda z: apply(nn_ops.XentBackprop, z, LABELS), [rand]),
-    nn_ops.SparseSoftmaxXent: (lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(
-        tf.constant([1, 0, 3]), z), [rand]),
-    nn_ops.SparseXentBackprop: (lambda z: apply(nn_ops.SparseXentBackprop, z,
-                                                tf.constant([1, 0, 3])), [rand]),
-    nn_ops.Conv2D: (lambda x, f: tf.nn.conv2d(x, f, 1, "SAME"),
-                    [lambda s: rand((1, 3, 4, 2)), lambda s: rand((2, 2, 2, 3))]),
+    nn_ops.SparseSoftmaxXent: (
+        lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(tf.constant([1, 0, 3]), z),
+        [rand],
+    ),
+    nn_ops.SparseXentBackprop: (
+        lambda z: apply(nn_ops.SparseXentBackprop, z, tf.constant([1, 0, 3])),
+        [rand],
+    ),
+    nn_ops.Conv2D: (
+        lambda x, f: tf.nn.conv2d(x, f, 1, "SAME"),
+        [lambda s: rand((1, 3, 4, 2)), lambda s: rand((2, 2, 2, 3))],
+    ),
     nn_ops.Conv2DBackpropInput: (
         lambda g, f: apply(nn_ops.Conv2DBackpropInput, g, f, input_shape=(1, 3, 4, 2), **CONV),
-        [lambda s: rand((1, 3, 4, 3)), lambda s: rand((2, 2, 2, 3))]),
+        [lambda s: rand((1, 3, 4, 3)), lambda s: rand((2, 2, 2, 3))],
+    ),
     nn_ops.Conv2DBackpropFilter: (
         lambda x, g: apply(nn_ops.Conv2DBackpropFilter, x, g, filter_shape=(2, 2, 2, 3), **CONV),
-        [lambda s: rand((1, 3, 4, 2)), lambda s: rand((1, 3, 4, 3))]),
+        [lambda s: rand((1, 3, 4, 2)), lambda s: rand((1, 3, 4, 3))],
+    ),
     nn_ops.Erf: (tf.math.erf, [rand]),
     debugging.CheckNumerics: (lambda x: tf.debugging.check_numerics(x, "x"), [rand]),
     nn_ops.Selu: (tf.nn.selu, [away]),
-    nn_ops.SeluGrad: (lambda g, y: apply(nn_ops.SeluGrad, g, y), [rand, lambda s: rand(s, -1.5, 2.0)]),
+    nn_ops.SeluGrad: (
+        lambda g, y: apply(nn_ops.SeluGrad, g, y),
+        [rand, lambda s: rand(s, -1.5, 2.0)],
+    ),
     nn_ops.Relu6: (tf.nn.relu6, [lambda s: rand(s, -1.0, 7.0)]),
-    nn_ops.Relu6Grad: (lambda g, x: apply(nn_ops.Relu6Grad, g, x), [rand, lambda s: rand(s, -1.0, 7.0)]),
+    nn_ops.Relu6Grad: (
+        lambda g, x: apply(nn_ops.Relu6Grad, g, x),
+        [rand, lambda s: rand(s, -1.0, 7.0)],
+    ),
     nn_ops.LeakyRelu: (lambda x: tf.nn.leaky_relu(x, 0.1), [away]),
     nn_ops.LeakyReluGrad: (lambda g, x: apply(nn_ops.LeakyReluGrad, g, x, alpha=0.1), [rand, away]),
 }
 # As in TF, softsign has no forward mode: its JVP would differentiate SoftsignGrad, which has
 # no gradient (LookupError in both).
 NO_FORWARD_MODE = {nn_ops.Softsign, nn_ops.SoftsignGrad}
-NOT_DIFFERENTIABLE = {op for op, rules in grads.VJPS.items()
-                      if rules is None or (type(rules) is tuple and all(r is None for r in rules))}
+NOT_DIFFERENTIABLE = {
+    op
+    for op, rules in grads.VJPS.items()
+    if rules is None or (type(rules) is tuple and all(r is None for r in rules))
+}
 
 
 @pytest.mark.parametrize("op", sorted(grads.VJPS, key=lambda o: o.name), ids=lambda o: o.name)
@@ -141,12 +178,18 @@ def test_every_op_jvp(op):
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(xs)
         y = fn(*xs)
-    expected = sum(np.tensordot(tape.jacobian(y, x, unconnected_gradients="zero").numpy(), t,
-                                axes=t.ndim) for x, t in zip(xs, ts))
+    expected = sum(
+        np.tensordot(tape.jacobian(y, x, unconnected_gradients="zero").numpy(), t, axes=t.ndim)
+        for x, t in zip(xs, ts)
+    )
     with tf.autodiff.ForwardAccumulator(xs, [tf.constant(t) for t in ts]) as acc:
         y = fn(*xs)
-    np.testing.assert_allclose(acc.jvp(y, unconnected_gradients="zero").numpy(), expected,
-                               rtol=1e-6 if op is ops.Cast else 1e-10, atol=1e-12)
+    np.testing.assert_allclose(
+        acc.jvp(y, unconnected_gradients="zero").numpy(),
+        expected,
+        rtol=1e-6 if op is ops.Cast else 1e-10,
+        atol=1e-12,
+    )
 
 
 def test_no_tangent_for_ops_without_gradient():
@@ -162,7 +205,7 @@ def test_forward_over_reverse_hessian_vector_product():
     with tf.autodiff.ForwardAccumulator(x, t) as acc:
         with tf.GradientTape() as tape:
             tape.watch(x)
-            y = tf.reduce_sum(x ** 3)
+            y = tf.reduce_sum(x**3)
         g = tape.gradient(y, x)
     np.testing.assert_allclose(acc.jvp(g).numpy(), [3.0, -12.0])
 
@@ -173,7 +216,7 @@ def test_reverse_over_forward():
     with tf.GradientTape(persistent=True) as tape:
         tape.watch([x, t])
         with tf.autodiff.ForwardAccumulator(x, t) as acc:
-            y = tf.reduce_sum(x ** 3)
+            y = tf.reduce_sum(x**3)
         j = acc.jvp(y)
     np.testing.assert_allclose(j.numpy(), -10.5)
     np.testing.assert_allclose(tape.gradient(j, x).numpy(), [3.0, -12.0])
@@ -185,11 +228,11 @@ def test_nested_accumulators_give_second_directional_derivative():
     x = tf.constant([1.0, 2.0])
     with tf.autodiff.ForwardAccumulator(x, tf.constant([0.5, -1.0])) as outer:
         with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 1.0])) as inner:
-            y = x ** 3
+            y = x**3
         j = inner.jvp(y)
     np.testing.assert_allclose(j.numpy(), [3.0, 12.0])
     np.testing.assert_allclose(outer.jvp(j).numpy(), [3.0, -12.0])
-    assert inner.jvp(j) is None          # the inner accumulator does not hear its own JVP ops
+    assert inner.jvp(j) is None  # the inner accumulator does not hear its own JVP ops
 
 
 def test_accumulator_inside_function_trace_replays_jvp():
@@ -198,6 +241,7 @@ def test_accumulator_inside_function_trace_replays_jvp():
         with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as acc:
             y = tf.sin(x)
         return acc.jvp(y)
+
     for v in ([0.0, 1.0], [2.0, 3.0]):
         np.testing.assert_allclose(f(tf.constant(v)).numpy(), np.cos(v), rtol=1e-6)
     assert f.experimental_get_tracing_count() == 1
@@ -205,8 +249,9 @@ def test_accumulator_inside_function_trace_replays_jvp():
 
 def test_the_state_is_restored_after_an_error():
     from minitape.context import STATE
+
     x = tf.constant(1.0)
     with pytest.raises(ZeroDivisionError):
         with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)):
-            1 / 0
+            _ = 1 / 0
     assert STATE.tracer is None

@@ -1,4 +1,5 @@
 """minitape.function: trace once per signature, replay without running the Python body."""
+
 import numpy as np
 import pytest
 
@@ -24,16 +25,20 @@ def test_new_shape_dtype_or_python_value_retraces():
     @tf.function
     def f(x, power):
         trace_log.append((tuple(x.shape), x.dtype.name, power))
-        return x ** power
+        return x**power
 
     f(tf.constant([1.0, 2.0]), 2)
-    f(tf.constant([3.0, 4.0]), 2)                            # same signature: replay
-    assert f(tf.constant([3.0, 4.0]), 3).numpy().tolist() == [27.0, 64.0]   # new Python value
-    f(tf.constant([1.0, 2.0, 3.0]), 2)                       # new shape
-    f(tf.constant([1.0, 2.0], dtype=tf.float64), 2)          # new dtype
-    f(tf.constant([5.0, 6.0]), power=2)                      # keyword: the same call as before
-    assert trace_log == [((2,), "float32", 2), ((2,), "float32", 3), ((3,), "float32", 2),
-                         ((2,), "float64", 2)]
+    f(tf.constant([3.0, 4.0]), 2)  # same signature: replay
+    assert f(tf.constant([3.0, 4.0]), 3).numpy().tolist() == [27.0, 64.0]  # new Python value
+    f(tf.constant([1.0, 2.0, 3.0]), 2)  # new shape
+    f(tf.constant([1.0, 2.0], dtype=tf.float64), 2)  # new dtype
+    f(tf.constant([5.0, 6.0]), power=2)  # keyword: the same call as before
+    assert trace_log == [
+        ((2,), "float32", 2),
+        ((2,), "float32", 3),
+        ((3,), "float32", 2),
+        ((2,), "float64", 2),
+    ]
     assert f.experimental_get_tracing_count() == 4
 
 
@@ -43,7 +48,7 @@ def test_numpy_arguments_are_tensors():
         return tf.reduce_sum(x)
 
     assert float(f(np.array([1.0, 2.0]))) == 3.0
-    assert float(f(np.array([5.0, 2.0]))) == 7.0      # replayed with the new values
+    assert float(f(np.array([5.0, 2.0]))) == 7.0  # replayed with the new values
     assert f(np.array([1.0, 2.0])).dtype == tf.float64
     assert f.experimental_get_tracing_count() == 1
 
@@ -51,7 +56,11 @@ def test_numpy_arguments_are_tensors():
 def test_nested_structures_and_outputs():
     @tf.function
     def f(inputs, scale=2.0):
-        return {"sum": (inputs["a"] + inputs["b"]) * scale, "none": None, "pair": (inputs["a"], 1.0)}
+        return {
+            "sum": (inputs["a"] + inputs["b"]) * scale,
+            "none": None,
+            "pair": (inputs["a"], 1.0),
+        }
 
     out = f({"a": tf.constant(1.0), "b": tf.constant(2.0)})
     out = f({"a": tf.constant(3.0), "b": tf.constant(4.0)})
@@ -65,10 +74,10 @@ def test_unhashable_python_arguments_are_keyed_by_identity():
     def f(x, options):
         return x * len(options)
 
-    opts = {1, 2}                            # a set: unhashable
+    opts = {1, 2}  # a set: unhashable
     assert float(f(tf.constant(1.0), opts)) == 2.0
     assert float(f(tf.constant(3.0), opts)) == 6.0
-    assert float(f(tf.constant(1.0), {1, 2, 3})) == 3.0     # another object: a new trace
+    assert float(f(tf.constant(1.0), {1, 2, 3})) == 3.0  # another object: a new trace
     assert f.experimental_get_tracing_count() == 2
 
 
@@ -92,7 +101,7 @@ def test_variables_are_captured_by_reference():
 
     assert float(f(tf.constant(2.0))) == 2.0
     v.assign(10.0)
-    assert float(f(tf.constant(2.0))) == 20.0      # the replay reads v's current value
+    assert float(f(tf.constant(2.0))) == 20.0  # the replay reads v's current value
 
 
 def test_assignments_are_replayed_in_order():
@@ -104,7 +113,7 @@ def test_assignments_are_replayed_in_order():
         counter.assign_add(1)
         before = v * 1.0
         v.assign(v * 2.0)
-        return before, v * 1.0          # reads before and after the assignment
+        return before, v * 1.0  # reads before and after the assignment
 
     for _ in range(3):
         before, after = f()
@@ -121,7 +130,7 @@ def test_tensors_from_outside_are_constants():
         return x + c
 
     f(tf.constant(0.0))
-    c = tf.constant(100.0)        # rebinding the Python name does not change the graph
+    c = tf.constant(100.0)  # rebinding the Python name does not change the graph
     assert float(f(tf.constant(1.0))) == 4.0
 
 
@@ -142,12 +151,17 @@ def test_random_ops_draw_fresh_numbers_like_eager():
 def test_non_differentiable_ops_are_replayed_not_frozen():
     @tf.function
     def f(x):
-        return (tf.reduce_any(tf.math.is_nan(x)), tf.argmax(x), tf.stop_gradient(x) * 2.0,
-                tf.logical_not(x > 0), tf.where(x > 0))
+        return (
+            tf.reduce_any(tf.math.is_nan(x)),
+            tf.argmax(x),
+            tf.stop_gradient(x) * 2.0,
+            tf.logical_not(x > 0),
+            tf.where(x > 0),
+        )
 
     f(tf.constant([1.0, 2.0]))
     has_nan, arg, stopped, not_pos, where = f(tf.constant([-1.0, np.nan]))
-    assert bool(has_nan) and int(arg) == 0 and np.isnan(stopped.numpy()[1])   # (NaN never wins)
+    assert bool(has_nan) and int(arg) == 0 and np.isnan(stopped.numpy()[1])  # (NaN never wins)
     assert not_pos.numpy().tolist() == [True, True]
     assert where.numpy().tolist() == []
 
@@ -188,7 +202,7 @@ def test_tape_around_a_call_trace_and_replay():
     def f(x):
         return tf.sin(x) * w
 
-    for x0 in (0.5, 1.5):                # first call traces, second replays
+    for x0 in (0.5, 1.5):  # first call traces, second replays
         x = tf.constant(x0)
         with tf.GradientTape() as tape:
             tape.watch(x)
@@ -206,13 +220,13 @@ def test_nested_tapes_inside_give_second_derivatives():
             outer.watch(x)
             with tf.GradientTape() as inner:
                 inner.watch(x)
-                y = x ** 3
+                y = x**3
             dy = inner.gradient(y, x)
         return dy, outer.gradient(dy, x)
 
     for x0 in (2.0, -1.0):
         dy, d2y = second(tf.constant(x0))
-        assert (float(dy), float(d2y)) == (3 * x0 ** 2, 6 * x0)
+        assert (float(dy), float(d2y)) == (3 * x0**2, 6 * x0)
 
 
 def test_learning_rate_change_is_seen_by_a_traced_step():
@@ -229,7 +243,7 @@ def test_learning_rate_change_is_seen_by_a_traced_step():
     assert float(w) == -1.5 and int(opt.iterations) == 2
 
 
-# --- the graph, and the other entry points ---------------------------------------------------------
+# --- the graph, and the other entry points ----------------------------------------------------
 def test_get_concrete_function_traces_without_side_effects_and_lists_the_graph(capsys):
     v = tf.Variable([[1.0, 2.0]])
 
@@ -242,16 +256,18 @@ def test_get_concrete_function_traces_without_side_effects_and_lists_the_graph(c
 
     with tf.GradientTape() as tape:
         cf = f.get_concrete_function(tf.ones((3, 2)))
-    assert v.numpy().tolist() == [[1.0, 2.0]]          # tracing changed nothing
-    assert tape.watched_variables() == ()              # and recorded nothing
+    assert v.numpy().tolist() == [[1.0, 2.0]]  # tracing changed nothing
+    assert tape.watched_variables() == ()  # and recorded nothing
     assert capsys.readouterr().out == "tracing\n"
     listing = str(cf.graph)
     assert "f(x: float32[3, 2])" in listing and "read Variable" in listing
     assert "MatMul(%0, %" in listing and ".assign_sub(%" in listing and "return %" in listing
     types = [op.type for op in cf.graph.get_operations()]
-    assert types[:1] == ["ReadVariableOp"] and "MatMul" in types and types[-1] == "AssignSubVariableOp"
+    assert (
+        types[:1] == ["ReadVariableOp"] and "MatMul" in types and types[-1] == "AssignSubVariableOp"
+    )
     assert cf.pretty_printed_signature() == "f(x: float32[3, 2]) -> float32[3, 1]"
-    assert cf(tf.ones((3, 2))).numpy().tolist() == [[3.0]] * 3     # calling it replays
+    assert cf(tf.ones((3, 2))).numpy().tolist() == [[3.0]] * 3  # calling it replays
     assert v.numpy().tolist() == [[0.5, 1.0]]
     f(tf.ones((3, 2)))
     assert f.experimental_get_tracing_count() == 1 and capsys.readouterr().out == ""
@@ -287,13 +303,13 @@ def test_replay_is_one_straight_line_python_function():
     assert lines[0] == "def replay(s0):" and lines[-1].startswith("    return {")
     # one line per node, except ops on constants only, which were computed once, beforehand
     constant, folded = set(cf.graph.constants), 0
-    for kind, what, ins, _, out in cf.graph.nodes:
+    for kind, _what, ins, _, out in cf.graph.nodes:
         if kind == "op" and ins and all(i in constant for i in ins):
             constant.add(out)
             folded += 1
     assert folded and len(lines) == 2 + len(cf.graph.nodes) - folded
     assert "    s1 = v_w._snap._value" in lines and "v_w._set(" in cf.python_source
-    assert "v_w_2" in cf.python_source and "v_replay" in cf.python_source   # same-named, odd names
+    assert "v_w_2" in cf.python_source and "v_replay" in cf.python_source  # same-named, odd names
     assert "Mul(" in cf.python_source and "Sum(" in cf.python_source
     # and it computes what eager computes, step after step
     w_eager, w_start = tf.Variable(w.numpy()), w.numpy()
@@ -321,12 +337,12 @@ def test_unused_ops_are_pruned_but_random_draws_stay():
 def test_python_control_flow_on_values_is_decided_at_trace_time():
     @tf.function
     def absolute(x):
-        if x > 0:             # evaluated once, while tracing with x = 2
+        if x > 0:  # evaluated once, while tracing with x = 2
             return x
         return -x
 
     assert float(absolute(tf.constant(2.0))) == 2.0
-    assert float(absolute(tf.constant(-3.0))) == -3.0     # the branch taken at trace time
+    assert float(absolute(tf.constant(-3.0))) == -3.0  # the branch taken at trace time
 
 
 def test_run_functions_eagerly_for_debugging(capsys):
@@ -402,6 +418,7 @@ def test_input_signature_is_not_supported():
 def test_concrete_function_output_signature():
     """output_dtypes / output_shapes / structured_outputs follow the returned structure; a
     Python number is returned as a tensor (int32 here), None as None (its shape unknown)."""
+
     @tf.function
     def f(x, n):
         return {"y": x * 2.0, "pair": (tf.cast(x, tf.int32), None), "n": n}
@@ -413,4 +430,3 @@ def test_concrete_function_output_signature():
     assert shapes["pair"][1].rank is None and repr(shapes["pair"][1]) == "TensorShape(None)"
     out = cf.structured_outputs
     assert out["pair"][1] is None and tf.is_tensor(out["n"]) and out["y"].shape == (1, 3)
-

@@ -1,5 +1,6 @@
 """Every gradient rule against finite differences, first and second order, over broadcasting
 shapes and axis/keepdims variants (inputs kept away from non-smooth points)."""
+
 import itertools
 
 import numpy as np
@@ -28,14 +29,25 @@ def positive(shape):
 
 
 UNARY = {
-    "negative": (tf.negative, rand), "square": (tf.square, rand), "sqrt": (tf.sqrt, positive),
-    "exp": (tf.exp, rand), "log": (tf.math.log, positive), "log1p": (tf.math.log1p, positive),
-    "sin": (tf.sin, rand), "cos": (tf.cos, rand), "tanh": (tf.tanh, rand),
-    "sigmoid": (tf.sigmoid, rand), "relu": (tf.nn.relu, away_from_zero),
-    "elu": (tf.nn.elu, away_from_zero), "softplus": (tf.nn.softplus, rand),
-    "abs": (tf.abs, away_from_zero), "identity": (tf.identity, rand),
-    "neg_operator": (lambda x: -x, rand), "abs_operator": (lambda x: abs(x), away_from_zero),
-    "square_operator": (lambda x: x ** 2, rand), "cube_operator": (lambda x: x ** 3, rand),
+    "negative": (tf.negative, rand),
+    "square": (tf.square, rand),
+    "sqrt": (tf.sqrt, positive),
+    "exp": (tf.exp, rand),
+    "log": (tf.math.log, positive),
+    "log1p": (tf.math.log1p, positive),
+    "sin": (tf.sin, rand),
+    "cos": (tf.cos, rand),
+    "tanh": (tf.tanh, rand),
+    "sigmoid": (tf.sigmoid, rand),
+    "relu": (tf.nn.relu, away_from_zero),
+    "elu": (tf.nn.elu, away_from_zero),
+    "softplus": (tf.nn.softplus, rand),
+    "abs": (tf.abs, away_from_zero),
+    "identity": (tf.identity, rand),
+    "neg_operator": (lambda x: -x, rand),
+    "abs_operator": (lambda x: abs(x), away_from_zero),
+    "square_operator": (lambda x: x**2, rand),
+    "cube_operator": (lambda x: x**3, rand),
 }
 
 
@@ -56,8 +68,10 @@ def _broadcastable_pairs():
 
 
 BINARY = {
-    "add": (tf.add, rand, rand), "subtract": (tf.subtract, rand, rand),
-    "multiply": (tf.multiply, rand, rand), "divide": (tf.divide, rand, away_from_zero),
+    "add": (tf.add, rand, rand),
+    "subtract": (tf.subtract, rand, rand),
+    "multiply": (tf.multiply, rand, rand),
+    "divide": (tf.divide, rand, away_from_zero),
     "divide_no_nan": (tf.math.divide_no_nan, rand, away_from_zero),
     "pow": (tf.pow, positive, rand),
     "add_operator": (lambda x, y: x + y, rand, rand),
@@ -76,13 +90,15 @@ def test_binary_broadcasting(name, shapes):
 @pytest.mark.parametrize("fn", [tf.maximum, tf.minimum])
 def test_maximum_minimum(fn, shapes):
     # Values on two interleaved grids: never tied, never closer than 0.1.
-    a = rng.permutation(np.linspace(-2.0, 2.0, 12))[:int(np.prod(shapes[0]))].reshape(shapes[0])
-    b = rng.permutation(np.linspace(-1.9, 2.1, 12))[:int(np.prod(shapes[1]))].reshape(shapes[1])
+    a = rng.permutation(np.linspace(-2.0, 2.0, 12))[: int(np.prod(shapes[0]))].reshape(shapes[0])
+    b = rng.permutation(np.linspace(-1.9, 2.1, 12))[: int(np.prod(shapes[1]))].reshape(shapes[1])
     assert np.min(np.abs(np.subtract(*np.broadcast_arrays(a, b)))) > 0.05
     check_grads(fn, a, b)
 
 
-@pytest.mark.parametrize("shapes", [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((4,), (3, 4), (1, 4))], ids=str)
+@pytest.mark.parametrize(
+    "shapes", [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((4,), (3, 4), (1, 4))], ids=str
+)
 def test_where(shapes):
     cond = tf.constant(rng.random(np.broadcast_shapes(*shapes)) > 0.5)
     check_grads(lambda x, y: tf.where(cond, x, y), rand(shapes[1]), rand(shapes[2]))
@@ -128,11 +144,20 @@ def test_norm(ord_, axis):
     check_grads(lambda x: tf.norm(x, ord=ord_, axis=axis), x)
 
 
-@pytest.mark.parametrize("sa,sb,ta,tb", [
-    ((3, 4), (4, 2), False, False), ((4, 3), (4, 2), True, False),
-    ((3, 4), (2, 4), False, True), ((4, 3), (2, 4), True, True), ((2, 3, 4), (4, 5), False, False),
-    ((2, 4, 3), (5, 4), True, True),
-    ((2, 3, 4), (2, 4, 5), False, False), ((1, 1), (1, 3), False, False)], ids=str)
+@pytest.mark.parametrize(
+    "sa,sb,ta,tb",
+    [
+        ((3, 4), (4, 2), False, False),
+        ((4, 3), (4, 2), True, False),
+        ((3, 4), (2, 4), False, True),
+        ((4, 3), (2, 4), True, True),
+        ((2, 3, 4), (4, 5), False, False),
+        ((2, 4, 3), (5, 4), True, True),
+        ((2, 3, 4), (2, 4, 5), False, False),
+        ((1, 1), (1, 3), False, False),
+    ],
+    ids=str,
+)
 def test_matmul(sa, sb, ta, tb):
     check_grads(lambda a, b: tf.matmul(a, b, transpose_a=ta, transpose_b=tb), rand(sa), rand(sb))
     if not (ta or tb):
@@ -154,7 +179,7 @@ SHAPE_OPS = {
     "index_step_neg": (lambda x: x[::-1, ::2], (3, 4)),
     "index_newaxis": (lambda x: x[None, 1, ...], (3, 4)),
     "index_bool_mask": (lambda x: x[tf.constant([True, False, True])] * 2.0, (3, 4)),
-    "index_list_is_a_tuple": (lambda x: x[[2, 1]] * 2.0, (3, 4)),           # x[2, 1], as in TF
+    "index_list_is_a_tuple": (lambda x: x[[2, 1]] * 2.0, (3, 4)),  # x[2, 1], as in TF
     "index_tensor": (lambda x: x[tf.constant(2)], (3, 4)),
     "unstack": (lambda x: tf.unstack(x, axis=1), (3, 4)),
 }
@@ -168,7 +193,11 @@ def test_shape_ops(name):
 
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_concat(axis):
-    shapes = {0: [(2, 3), (1, 3), (3, 3)], 1: [(2, 1), (2, 3), (2, 2)], -1: [(2, 1), (2, 3), (2, 2)]}[axis]
+    shapes = {
+        0: [(2, 3), (1, 3), (3, 3)],
+        1: [(2, 1), (2, 3), (2, 2)],
+        -1: [(2, 1), (2, 3), (2, 2)],
+    }[axis]
     check_grads(lambda a, b, c: tf.concat([a, b, c], axis=axis), *[rand(s) for s in shapes])
 
 
@@ -191,14 +220,16 @@ def test_cast_round_trip():
 
 def test_composite_network():
     """A small MLP: matmul, broadcasting add, tanh, sigmoid, mean -- all second order."""
+
     def net(x, w1, b1, w2):
         h = tf.tanh(x @ w1 + b1)
         return tf.reduce_mean(tf.sigmoid(h @ w2))
+
     check_grads(net, rand((5, 3)), rand((3, 4)), rand((4,)), rand((4, 1)))
 
 
 def test_third_order():
-    check_grads(lambda x: tf.sin(x) * x ** 2, rand((3,)), order=3)
+    check_grads(lambda x: tf.sin(x) * x**2, rand((3,)), order=3)
 
 
 def test_custom_gradient_is_checked():
@@ -206,6 +237,7 @@ def test_custom_gradient_is_checked():
     def log1pexp(x):
         e = tf.exp(x)
         return tf.math.log(1 + e), lambda g: g * (1 - 1 / (1 + e))
+
     check_grads(log1pexp, rand((4,)))
 
 
@@ -266,4 +298,4 @@ def test_sqrt_at_zero_is_inf_and_pow_base_zero():
     (g,) = grad_of(tf.sqrt, [0.0])
     assert np.isinf(g.numpy()[0])
     gx, gy = grad_of(tf.pow, [0.0], [2.0])
-    assert gx.numpy().tolist() == [0.0] and gy.numpy().tolist() == [0.0]   # log(x) := 0 at x <= 0
+    assert gx.numpy().tolist() == [0.0] and gy.numpy().tolist() == [0.0]  # log(x) := 0 at x <= 0

@@ -1,4 +1,5 @@
 """Dense, Sequential and Model: lazy building, Glorot init, variable collection, bad input."""
+
 import math
 
 import numpy as np
@@ -28,12 +29,17 @@ def test_variable_names_and_paths_as_keras_3():
     d = layers.Dense(3, name="hidden")
     d.build((None, 2))
     assert (d.kernel.name, d.kernel.path, d.bias.path) == ("kernel", "hidden/kernel", "hidden/bias")
-    assert repr(d.bias) == ("<Variable path=hidden/bias, shape=(3,), dtype=float32, "
-                            "value=[0. 0. 0.]>")
+    assert repr(d.bias) == (
+        "<Variable path=hidden/bias, shape=(3,), dtype=float32, value=[0. 0. 0.]>"
+    )
     model = tf.keras.Sequential([layers.Dense(2, name="a"), layers.Dense(1, name="b")], name="seq")
     model(np.zeros((1, 3), np.float32))
-    assert [v.path for v in model.trainable_variables] == ["seq/a/kernel", "seq/a/bias",
-                                                           "seq/b/kernel", "seq/b/bias"]
+    assert [v.path for v in model.trainable_variables] == [
+        "seq/a/kernel",
+        "seq/a/bias",
+        "seq/b/kernel",
+        "seq/b/bias",
+    ]
     assert [v.name for v in model.trainable_variables] == ["kernel", "bias"] * 2
 
     class Net(tf.keras.Model):
@@ -50,7 +56,7 @@ def test_variable_names_and_paths_as_keras_3():
     built_alone = layers.Dense(2, name="alone")
     built_alone(np.zeros((1, 3), np.float32))
     tf.keras.Sequential([built_alone], name="later")(np.zeros((1, 3), np.float32))
-    assert built_alone.kernel.path == "alone/kernel"     # named where it was built
+    assert built_alone.kernel.path == "alone/kernel"  # named where it was built
 
 
 def test_dense_computes_activation_of_x_kernel_plus_bias():
@@ -61,7 +67,7 @@ def test_dense_computes_activation_of_x_kernel_plus_bias():
     d.bias.assign([0.5, -0.25])
     # x @ kernel = [1 - 1 + 1, -1 - 1 + 0] = [1, -2]; + bias = [1.5, -2.25]; relu
     assert d(x).numpy().tolist() == [[1.5, 0.0]]
-    assert d(x.astype(np.float64)).dtype == tf.float32   # inputs cast to the layer's dtype
+    assert d(x.astype(np.float64)).dtype == tf.float32  # inputs cast to the layer's dtype
 
 
 def test_glorot_uniform_range_and_seeding():
@@ -71,11 +77,11 @@ def test_glorot_uniform_range_and_seeding():
     limit = math.sqrt(6 / (30 + 50))
     k = a.kernel.numpy()
     assert np.abs(k).max() <= limit and np.abs(k).max() > 0.9 * limit
-    assert abs(k.std() - limit / math.sqrt(3)) < 0.02          # uniform: std = limit / sqrt(3)
+    assert abs(k.std() - limit / math.sqrt(3)) < 0.02  # uniform: std = limit / sqrt(3)
     tf.random.set_seed(7)
     b = layers.Dense(50)
     b(tf.zeros((1, 30)))
-    assert (b.kernel.numpy() == k).all()                        # set_seed makes it repeat
+    assert (b.kernel.numpy() == k).all()  # set_seed makes it repeat
     tf.random.set_seed(8)
     c = layers.Dense(50)
     c(tf.zeros((1, 30)))
@@ -104,17 +110,24 @@ def test_activations_by_name_and_as_functions():
     assert act.relu(x, alpha=0.1).numpy().tolist() == pytest.approx([-0.1, 0.0, 2.0])
     y = layers.Dense(3, activation=tf.nn.tanh, kernel_initializer="ones")(tf.ones((1, 2)))
     assert y.numpy() == pytest.approx(np.tanh([[2.0, 2.0, 2.0]]))
-    with pytest.raises(ValueError, match="Could not interpret activation function identifier: relux"):
+    with pytest.raises(
+        ValueError, match="Could not interpret activation function identifier: relux"
+    ):
         layers.Dense(3, activation="relux")
 
 
 def test_dense_wrong_rank_names_the_shape():
     d = layers.Dense(2)
-    with pytest.raises(ValueError, match=r"expected min_ndim=2, found ndim=1. Full shape received: \(3,\)"):
+    with pytest.raises(
+        ValueError, match=r"expected min_ndim=2, found ndim=1. Full shape received: \(3,\)"
+    ):
         d(tf.constant([1.0, 2.0, 3.0]))
     d(tf.zeros((5, 3)))
-    with pytest.raises(ValueError, match=r"expected axis -1 of input shape to have value 3, but "
-                                         r"received input with shape \(5, 4\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"expected axis -1 of input shape to have value 3, but "
+        r"received input with shape \(5, 4\)",
+    ):
         d(tf.zeros((5, 4)))
 
 
@@ -189,16 +202,16 @@ def test_model_subclass_collects_its_layers_variables():
 
 def test_nested_models_lists_and_variables_set_as_attributes():
     p = Pair()
-    p(tf.ones((2, 3)), training=True)    # `training` is dropped: Pair.call does not take it
+    p(tf.ones((2, 3)), training=True)  # `training` is dropped: Pair.call does not take it
     tv = p.trainable_variables
-    assert tv[0] is p.scale                                     # own variables first
+    assert tv[0] is p.scale  # own variables first
     assert tv[1:5] == p.critic.trainable_variables
     assert tv[5:] == [p.heads[0].kernel, p.heads[0].bias, p.heads[1].kernel, p.heads[1].bias]
     assert p.non_trainable_variables == [p.step]
     assert len(p.variables) == 10
     p.critic.trainable = False
     assert len(p.trainable_variables) == 5 and len(p.non_trainable_variables) == 5
-    p.heads[0].trainable = False         # a frozen layer's own variables
+    p.heads[0].trainable = False  # a frozen layer's own variables
     assert p.heads[0].trainable_variables == []
     assert p.heads[0].non_trainable_variables == [p.heads[0].kernel, p.heads[0].bias]
     assert len(p.trainable_variables) == 3
@@ -210,32 +223,56 @@ def test_get_and_set_weights():
     w = d.get_weights()
     d.set_weights([np.ones((3, 2)), np.full(2, 5.0)])
     assert d.kernel.numpy().sum() == 6 and d.bias.numpy().tolist() == [5.0, 5.0]
-    with pytest.raises(ValueError, match=r"Layer weight shape \(3, 2\) not compatible with provided "
-                                         r"weight shape \(2, 3\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"Layer weight shape \(3, 2\) not compatible with provided "
+        r"weight shape \(2, 3\)",
+    ):
         d.set_weights([np.ones((2, 3)), w[1]])
 
 
 def test_model_without_call_and_functional_api():
     class Empty(tf.keras.Model):
         pass
+
     with pytest.raises(NotImplementedError, match="has no call"):
         Empty()(tf.ones((1, 1)))
     with pytest.raises(NotImplementedError, match="functional API"):
         tf.keras.Model(tf.ones((1, 1)), tf.ones((1, 1)))
 
 
-KERAS_ACTIVATIONS = ["relu", "sigmoid", "tanh", "softmax", "linear", "elu", "softplus", "gelu",
-                     "swish", "silu", "selu", "relu6", "leaky_relu", "exponential",
-                     "hard_sigmoid", "hard_silu", "hard_swish", "mish", "log_softmax",
-                     "log_sigmoid", "celu"]
+KERAS_ACTIVATIONS = [
+    "relu",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "linear",
+    "elu",
+    "softplus",
+    "gelu",
+    "swish",
+    "silu",
+    "selu",
+    "relu6",
+    "leaky_relu",
+    "exponential",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "mish",
+    "log_softmax",
+    "log_sigmoid",
+    "celu",
+]
 
 
 @pytest.mark.parametrize("name", KERAS_ACTIVATIONS)
 def test_every_keras_activation_name_has_two_derivatives(name):
     """Each name Keras accepts (softsign has no second derivative, as in TF: test_nn_ops)."""
     from minitape.testing import check_grads
+
     rng = np.random.default_rng(3)
-    x = rng.uniform(0.2, 2.0, (2, 3)) * rng.choice([-1.0, 1.0], (2, 3))   # away from the kinks
+    x = rng.uniform(0.2, 2.0, (2, 3)) * rng.choice([-1.0, 1.0], (2, 3))  # away from the kinks
     check_grads(tf.keras.activations.get(name), x)
 
 

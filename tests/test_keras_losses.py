@@ -1,5 +1,6 @@
 """Keras losses: values and gradients worked out by hand, Keras 3's shape, dtype and reduction
 rules (numbers that TF 2.21's tf.keras prints), bad shapes."""
+
 import math
 
 import numpy as np
@@ -49,17 +50,25 @@ def test_bce_on_probabilities_by_hand():
 def test_bce_clips_like_keras():
     # a confident wrong answer: p is clipped to 1e-7, and -log(1e-7) = 16.118095
     # (TF 2.21 prints 16.11809539794922 for binary_crossentropy([1.], [0.]))
-    assert float(losses.binary_crossentropy([1.0], [0.0])) == pytest.approx(16.11809539794922, rel=1e-6)
+    assert float(losses.binary_crossentropy([1.0], [0.0])) == pytest.approx(
+        16.11809539794922, rel=1e-6
+    )
     # p = 1 is clipped to float32(1 - 1e-7) = 0.99999988, so 1 - p = 2**-23 (TF: 15.942384719848633)
-    assert float(losses.binary_crossentropy([0.0], [1.0])) == pytest.approx(-math.log(2.0 ** -23), rel=1e-6)
-    assert float(losses.binary_crossentropy([0.0], [1.0])) == pytest.approx(15.942384719848633, rel=1e-6)
+    assert float(losses.binary_crossentropy([0.0], [1.0])) == pytest.approx(
+        -math.log(2.0**-23), rel=1e-6
+    )
+    assert float(losses.binary_crossentropy([0.0], [1.0])) == pytest.approx(
+        15.942384719848633, rel=1e-6
+    )
 
 
 def test_bce_from_logits_by_hand_and_gradient_at_zero():
     y = tf.constant([1.0, 0.0])
     logits = tf.constant([2.0, -1.0])
     expected = (math.log1p(math.exp(-2.0)) + math.log1p(math.exp(-1.0))) / 2
-    assert float(losses.BinaryCrossentropy(from_logits=True)(y, logits)) == pytest.approx(expected, rel=1e-6)
+    assert float(losses.BinaryCrossentropy(from_logits=True)(y, logits)) == pytest.approx(
+        expected, rel=1e-6
+    )
     # d/dx of the loss at x = 0 is sigmoid(0) - y = -0.5 for y = 1 (TF's formula gets it
     # right even where |x| has a kink)
     x = tf.Variable([0.0])
@@ -91,7 +100,9 @@ def test_numpy_targets_are_lined_up_too():
     assert float(losses.MeanSquaredError()(y, p)) == pytest.approx(4 / 3)
     assert float(losses.MeanAbsoluteError()(y, p)) == pytest.approx(2 / 3)
     # BCE too: -(log 0.9 + log 0.8 + log 0.6) / 3 (TF: 0.27977654337882996)
-    got = float(losses.BinaryCrossentropy()(np.array([1.0, 0.0, 1.0]), tf.constant([[0.9], [0.2], [0.6]])))
+    got = float(
+        losses.BinaryCrossentropy()(np.array([1.0, 0.0, 1.0]), tf.constant([[0.9], [0.2], [0.6]]))
+    )
     assert got == pytest.approx(-(math.log(0.9) + math.log(0.8) + math.log(0.6)) / 3, rel=1e-6)
 
 
@@ -105,10 +116,22 @@ def test_reductions_and_sample_weight():
     w = tf.constant([1.0, 0.0, 1.0])
     # the weighted losses 1, 0, 9: over the batch size, or over the sum of the weights
     assert float(losses.MeanSquaredError()(y, p, sample_weight=w)) == pytest.approx(10 / 3)
-    assert float(losses.MeanSquaredError(reduction="mean_with_sample_weight")(y, p, sample_weight=w)) == 5.0
+    assert (
+        float(losses.MeanSquaredError(reduction="mean_with_sample_weight")(y, p, sample_weight=w))
+        == 5.0
+    )
     # weights summing to 0: TF's divide_no_nan gives 0, not nan
-    assert float(losses.MeanSquaredError(reduction="mean_with_sample_weight")(y, p, sample_weight=tf.zeros(3))) == 0.0
-    with pytest.raises(ValueError, match="Invalid value for argument `reduction`.*Received: reduction=auto"):
+    assert (
+        float(
+            losses.MeanSquaredError(reduction="mean_with_sample_weight")(
+                y, p, sample_weight=tf.zeros(3)
+            )
+        )
+        == 0.0
+    )
+    with pytest.raises(
+        ValueError, match="Invalid value for argument `reduction`.*Received: reduction=auto"
+    ):
         losses.MeanSquaredError(reduction="auto")
 
 
@@ -129,7 +152,7 @@ def test_losses_compute_in_float32_unless_told():
     assert losses.MeanSquaredError()(y64, p64).dtype == tf.float32
     assert losses.MeanSquaredError(dtype="float64")(y64, p64).dtype == tf.float64
     assert losses.MeanSquaredError().dtype == "float32"
-    assert losses.mean_squared_error(y64, p64).dtype == tf.float64     # the function keeps it
+    assert losses.mean_squared_error(y64, p64).dtype == tf.float64  # the function keeps it
     # the gradient still reaches a float64 variable, through the cast
     v = tf.Variable([1.5, 2.0], dtype=tf.float64)
     with tf.GradientTape() as tape:
@@ -146,8 +169,11 @@ def test_y_true_is_cast_to_the_prediction_dtype():
 
 @pytest.mark.parametrize("loss", [losses.MeanSquaredError(), losses.MeanAbsoluteError()])
 def test_incompatible_shapes_name_both(loss):
-    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[3\] vs. \[4\] \(y_true has "
-                                                   r"shape \(3,\), y_pred has shape \(4,\)\)"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match=r"Incompatible shapes: \[3\] vs. \[4\] \(y_true has "
+        r"shape \(3,\), y_pred has shape \(4,\)\)",
+    ):
         loss(tf.constant([0.0, 1.0, 1.0]), tf.constant([0.5, 0.5, 0.5, 0.5]))
     with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[2, 3\] vs. \[3, 2\]"):
         loss(tf.zeros((2, 3)), tf.zeros((3, 2)))
@@ -155,8 +181,11 @@ def test_incompatible_shapes_name_both(loss):
 
 def test_binary_crossentropy_needs_equal_shapes_as_keras_says():
     bce = losses.BinaryCrossentropy()
-    with pytest.raises(ValueError, match=r"must have the same shape. Received: target.shape=\(3,\), "
-                                         r"output.shape=\(4,\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"must have the same shape. Received: target.shape=\(3,\), "
+        r"output.shape=\(4,\)",
+    ):
         bce(tf.constant([0.0, 1.0, 1.0]), tf.constant([0.5, 0.5, 0.5, 0.5]))
     with pytest.raises(ValueError, match=r"must have the same rank \(ndim\)"):
         losses.binary_crossentropy(tf.zeros(3), tf.zeros((3, 2)))
@@ -171,10 +200,11 @@ def test_a_subclass_writes_call_as_in_keras():
     class Halved(losses.Loss):
         def call(self, y_true, y_pred):
             return tf.reduce_mean(tf.square(y_pred - y_true), axis=-1) / 2
+
     y, p = tf.constant([[0.0, 0.0], [0.0, 0.0]]), tf.constant([[1.0, 1.0], [2.0, 2.0]])
-    assert float(Halved()(y, p)) == 1.25              # per example 0.5 and 2.0, then their mean
+    assert float(Halved()(y, p)) == 1.25  # per example 0.5 and 2.0, then their mean
     assert Halved(reduction="sum")(y, p).numpy() == 2.5
-    first, second = Halved().name, Halved().name          # Keras names them as it names layers
+    first, second = Halved().name, Halved().name  # Keras names them as it names layers
     assert first.startswith("halved") and second.startswith("halved_") and first != second
     with pytest.raises(NotImplementedError, match="sets `fn` or writes `call"):
         losses.Loss()(y, p)
@@ -210,7 +240,7 @@ def test_sparse_categorical_crossentropy_by_hand():
     scce = tf.keras.losses.SparseCategoricalCrossentropy()
     expected = -(np.log(0.5) + np.log(0.25)) / 2
     assert scce(tf.constant([1, 0]), p).numpy() == pytest.approx(expected)
-    assert scce(tf.constant([[1], [0]]), p).numpy() == pytest.approx(expected)   # (batch, 1)
+    assert scce(tf.constant([[1], [0]]), p).numpy() == pytest.approx(expected)  # (batch, 1)
     with tf.GradientTape() as tape:
         tape.watch(p)
         loss = scce(tf.constant([1, 0]), p)
@@ -232,6 +262,6 @@ def test_crossentropy_uses_the_logits_of_a_softmax_layer():
     layer.kernel.assign([[100.0, -100.0]])
     p = layer(tf.constant([[1.0]]))
     loss = tf.keras.losses.SparseCategoricalCrossentropy()(tf.constant([1]), p)
-    assert loss.numpy() == pytest.approx(200.0)         # -log_softmax([100, -100])[1]
+    assert loss.numpy() == pytest.approx(200.0)  # -log_softmax([100, -100])[1]
     clipped = tf.keras.losses.SparseCategoricalCrossentropy()(tf.constant([1]), p * 1.0)
     assert clipped.numpy() == pytest.approx(-np.log(1e-7), rel=1e-5)

@@ -1,4 +1,5 @@
 """SGD and Adam: update rules checked against numbers worked out by hand; bad input."""
+
 import math
 
 import numpy as np
@@ -21,7 +22,7 @@ def test_sgd_is_w_minus_lr_times_g_in_float32():
     # by hand, in float32 as TF computes it: w - g * lr
     f = np.float32
     expected = [f(1.0) - f(0.5) * f(0.1), f(-2.0) - f(0.25) * f(0.1)]
-    assert w.numpy().tolist() == expected           # exactly: 0.95, -2.025 in float32
+    assert w.numpy().tolist() == expected  # exactly: 0.95, -2.025 in float32
     assert w.numpy() == pytest.approx([0.95, -2.025])
 
 
@@ -67,10 +68,10 @@ def test_adam_two_steps_by_hand():
     step(opt, w, 2.0)
     w1 = 1.0 - lr * math.sqrt(1 - b2) / (1 - b1) * 0.2 / (math.sqrt(0.004) + eps)
     assert float(w) == pytest.approx(w1, rel=1e-6)
-    assert float(w) == pytest.approx(1.0 - 0.01, abs=1e-6)   # Adam's first step is ~lr
+    assert float(w) == pytest.approx(1.0 - 0.01, abs=1e-6)  # Adam's first step is ~lr
     # step 2, g = -1: m = 0.9*0.2 - 0.1 = 0.08, v = 0.999*0.004 + 0.001 = 0.004996
     step(opt, w, -1.0)
-    w2 = w1 - lr * math.sqrt(1 - b2 ** 2) / (1 - b1 ** 2) * 0.08 / (math.sqrt(0.004996) + eps)
+    w2 = w1 - lr * math.sqrt(1 - b2**2) / (1 - b1**2) * 0.08 / (math.sqrt(0.004996) + eps)
     assert float(w) == pytest.approx(w2, rel=1e-6)
     assert float(opt.get_slot(w, "m")) == pytest.approx(0.08, rel=1e-6)
     assert float(opt.get_slot(w, "v")) == pytest.approx(0.004996, rel=1e-6)
@@ -96,7 +97,7 @@ def test_adam_amsgrad_uses_largest_v():
     w = tf.Variable(0.0, dtype=tf.float64)
     opt = Adam(0.1, amsgrad=True)
     step(opt, w, 10.0)
-    step(opt, w, 0.0)   # v shrinks, but vhat keeps 0.1 (= 0.001 * 100)
+    step(opt, w, 0.0)  # v shrinks, but vhat keeps 0.1 (= 0.001 * 100)
     assert float(opt.get_slot(w, "vhat")) == pytest.approx(0.1)
     assert float(opt.get_slot(w, "v")) == pytest.approx(0.0999)
 
@@ -126,7 +127,7 @@ def test_accepts_any_iterable_of_pairs_and_numpy_gradients():
     opt = SGD(1.0)
     opt.apply_gradients(((g, v) for g, v in [(np.array([0.5, 0.5]), a), (1, b)]))
     assert a.numpy().tolist() == [0.5, 0.5] and float(b) == 1.0
-    opt.apply_gradients([[tf.constant(1.0), b]])   # lists as pairs too
+    opt.apply_gradients([[tf.constant(1.0), b]])  # lists as pairs too
     assert float(b) == 0.0
 
 
@@ -157,7 +158,9 @@ def test_all_gradients_none_raises():
 
 def test_gradient_shape_mismatch_names_both_shapes():
     w = tf.Variable(np.zeros((2, 3), np.float32), name="kernel")
-    with pytest.raises(InvalidArgumentError, match=r"shape \(3, 2\) to variable 'kernel:0' of shape \(2, 3\)"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"shape \(3, 2\) to variable 'kernel:0' of shape \(2, 3\)"
+    ):
         SGD(0.1).apply_gradients([(tf.zeros((3, 2)), w)])
     assert w.numpy().sum() == 0
 
@@ -185,11 +188,11 @@ def test_not_pairs():
     w = tf.Variable(1.0)
     g = tf.constant(1.0)
     with pytest.raises(TypeError, match="pairs.*item 0 is"):
-        SGD(0.1).apply_gradients([g])                  # forgot zip(...)
+        SGD(0.1).apply_gradients([g])  # forgot zip(...)
     with pytest.raises(TypeError, match="iterable of"):
         SGD(0.1).apply_gradients(None)
     with pytest.raises(TypeError, match=r"must be a tf.Variable.*zip\(variables, grads\)"):
-        SGD(0.1).apply_gradients(zip([w], [g]))        # the arguments of zip swapped
+        SGD(0.1).apply_gradients(zip([w], [g]))  # the arguments of zip swapped
 
 
 def test_clipnorm_and_global_clipnorm_options():
@@ -205,7 +208,7 @@ def test_clipnorm_and_global_clipnorm_options():
 
 def test_minimize_with_a_loss_function():
     w = tf.Variable(3.0)
-    SGD(0.25).minimize(lambda: w * w, [w])   # d(w^2)/dw = 6: 3 - 0.25*6 = 1.5
+    SGD(0.25).minimize(lambda: w * w, [w])  # d(w^2)/dw = 6: 3 - 0.25*6 = 1.5
     assert float(w) == 1.5
 
 

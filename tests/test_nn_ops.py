@@ -2,6 +2,7 @@
 erf and the activations built on it. Gradients against finite differences (first and second
 order, several shapes and axes); values from hand derivations (TF's own values, including the
 fused cross-entropies' second derivatives, are in the golden record: tf_golden/cases_nn.py)."""
+
 import numpy as np
 import pytest
 
@@ -32,16 +33,26 @@ FNS = {
     "logsumexp_all": (lambda x: tf.reduce_logsumexp(x), [(3, 4)]),
     "logsumexp_axis": (lambda x: tf.math.reduce_logsumexp(x, axis=-1), [(3, 4)]),
     "logsumexp_keepdims": (lambda x: tf.reduce_logsumexp(x, axis=0, keepdims=True), [(3, 4)]),
-    "softmax_xent_logits": (lambda z: tf.nn.softmax_cross_entropy_with_logits(
-        labels=DIST, logits=z), [(3, 4)]),
-    "softmax_xent_logits_3d_axis1": (lambda z: tf.nn.softmax_cross_entropy_with_logits(
-        labels=DIST_3D, logits=z, axis=1), [(2, 3, 2)]),
-    "softmax_xent_labels": (lambda y: tf.nn.softmax_cross_entropy_with_logits(
-        labels=y, logits=LOGITS), [(3, 4)]),
-    "sparse_xent": (lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(
-        labels=LABELS, logits=z), [(2, 3, 4)]),
-    "sparse_xent_vector": (lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(
-        labels=2, logits=z), [(4,)]),
+    "softmax_xent_logits": (
+        lambda z: tf.nn.softmax_cross_entropy_with_logits(labels=DIST, logits=z),
+        [(3, 4)],
+    ),
+    "softmax_xent_logits_3d_axis1": (
+        lambda z: tf.nn.softmax_cross_entropy_with_logits(labels=DIST_3D, logits=z, axis=1),
+        [(2, 3, 2)],
+    ),
+    "softmax_xent_labels": (
+        lambda y: tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=LOGITS),
+        [(3, 4)],
+    ),
+    "sparse_xent": (
+        lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=LABELS, logits=z),
+        [(2, 3, 4)],
+    ),
+    "sparse_xent_vector": (
+        lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=2, logits=z),
+        [(4,)],
+    ),
     "erf": (lambda x: tf.math.erf(x), [(3, 4)]),
     "gelu": (lambda x: tf.nn.gelu(x), [(5,)]),
     "gelu_tanh": (lambda x: tf.nn.gelu(x, approximate=True), [(5,)]),
@@ -70,13 +81,23 @@ def test_softsign_first_derivative_only():
 def test_softmax_xent_both_arguments_and_third_order():
     """Labels that are distributions (the gradient assumes it): logits and labels together,
     and the logits alone to third order (through the backprop op's own rule)."""
-    check_grads(lambda z, y: tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z),
-                rand(3, 4), distribution(3, 4), order=1)
+    check_grads(
+        lambda z, y: tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z),
+        rand(3, 4),
+        distribution(3, 4),
+        order=1,
+    )
     labels = tf.constant(distribution(2, 3))
-    check_grads(lambda z: tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=z),
-                rand(2, 3), order=3)
-    check_grads(lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 2], logits=z),
-                rand(2, 3), order=3)
+    check_grads(
+        lambda z: tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=z),
+        rand(2, 3),
+        order=3,
+    )
+    check_grads(
+        lambda z: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 2], logits=z),
+        rand(2, 3),
+        order=3,
+    )
 
 
 CONVS = [  # (input shape, filter shape, strides, padding, dilations)
@@ -92,8 +113,9 @@ CONVS = [  # (input shape, filter shape, strides, padding, dilations)
 
 @pytest.mark.parametrize("xs,fs,strides,padding,dilations", CONVS, ids=str)
 def test_conv2d_gradients(xs, fs, strides, padding, dilations):
-    check_grads(lambda x, f: tf.nn.conv2d(x, f, strides, padding, dilations=dilations),
-                rand(*xs), rand(*fs))
+    check_grads(
+        lambda x, f: tf.nn.conv2d(x, f, strides, padding, dilations=dilations), rand(*xs), rand(*fs)
+    )
 
 
 def test_conv2d_values_by_hand():

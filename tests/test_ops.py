@@ -1,4 +1,5 @@
 """Forward values of the ops (against numpy) and the errors bad input gets."""
+
 import subprocess
 import sys
 import warnings
@@ -12,13 +13,25 @@ from minitape.errors import InvalidArgumentError
 x_np = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=np.float32)
 
 
-@pytest.mark.parametrize("fn,ref", [
-    (tf.exp, np.exp), (tf.sin, np.sin), (tf.cos, np.cos), (tf.tanh, np.tanh),
-    (tf.abs, np.abs), (tf.sign, np.sign), (tf.square, np.square), (tf.negative, np.negative),
-    (tf.nn.relu, lambda v: np.maximum(v, 0)), (tf.sigmoid, lambda v: 1 / (1 + np.exp(-v))),
-    (tf.nn.softplus, lambda v: np.log1p(np.exp(v))),
-    (tf.nn.elu, lambda v: np.where(v > 0, v, np.exp(v) - 1)),
-    (tf.round, np.round), (tf.floor, np.floor)])
+@pytest.mark.parametrize(
+    "fn,ref",
+    [
+        (tf.exp, np.exp),
+        (tf.sin, np.sin),
+        (tf.cos, np.cos),
+        (tf.tanh, np.tanh),
+        (tf.abs, np.abs),
+        (tf.sign, np.sign),
+        (tf.square, np.square),
+        (tf.negative, np.negative),
+        (tf.nn.relu, lambda v: np.maximum(v, 0)),
+        (tf.sigmoid, lambda v: 1 / (1 + np.exp(-v))),
+        (tf.nn.softplus, lambda v: np.log1p(np.exp(v))),
+        (tf.nn.elu, lambda v: np.where(v > 0, v, np.exp(v) - 1)),
+        (tf.round, np.round),
+        (tf.floor, np.floor),
+    ],
+)
 def test_elementwise_forward(fn, ref):
     out = fn(tf.constant(x_np))
     assert out.dtype == tf.float32 and out.shape == x_np.shape
@@ -56,7 +69,9 @@ def test_reductions_forward():
     assert tf.reduce_max(t, axis=1, keepdims=True).shape == (2, 1)
     assert tf.reduce_min(t, axis=[0, 1]).numpy() == x_np.min()
     assert tf.reduce_sum(tf.constant([1, 2, 3])).dtype == tf.int32
-    assert bool(tf.reduce_all(tf.constant([True, True]))) and bool(tf.reduce_any(tf.constant([False, True])))
+    assert bool(tf.reduce_all(tf.constant([True, True]))) and bool(
+        tf.reduce_any(tf.constant([False, True]))
+    )
     assert np.isclose(tf.norm(tf.constant([3.0, 4.0])).numpy(), 5.0)
 
 
@@ -64,7 +79,11 @@ def test_shape_ops_forward():
     t = tf.constant(np.arange(6.0).reshape(2, 3))
     assert tf.transpose(t).shape == (3, 2) and tf.reshape(t, [-1]).shape == (6,)
     assert tf.expand_dims(t, 0).shape == (1, 2, 3) and tf.squeeze(tf.ones((1, 3, 1))).shape == (3,)
-    assert tf.concat([t, t], axis=0).shape == (4, 3) and tf.stack([t, t], axis=-1).shape == (2, 3, 2)
+    assert tf.concat([t, t], axis=0).shape == (4, 3) and tf.stack([t, t], axis=-1).shape == (
+        2,
+        3,
+        2,
+    )
     assert tf.broadcast_to(tf.constant([1.0, 2.0]), [3, 2]).shape == (3, 2)
     assert tf.shape(t).numpy().tolist() == [2, 3] and tf.size(t).numpy() == 6
 
@@ -73,7 +92,11 @@ def test_where_and_clip_forward():
     c = tf.constant([True, False])
     assert tf.where(c, tf.constant([1.0, 2.0]), 0.0).numpy().tolist() == [1.0, 0.0]
     assert tf.where(c).numpy().tolist() == [[0]]
-    assert tf.clip_by_value(tf.constant([-2.0, 0.5, 3.0]), -1.0, 1.0).numpy().tolist() == [-1.0, 0.5, 1.0]
+    assert tf.clip_by_value(tf.constant([-2.0, 0.5, 3.0]), -1.0, 1.0).numpy().tolist() == [
+        -1.0,
+        0.5,
+        1.0,
+    ]
     assert tf.maximum(tf.constant([1.0, 5.0]), 2.0).numpy().tolist() == [2.0, 5.0]
 
 
@@ -86,32 +109,47 @@ def test_namespaces_mirror_tf():
 
 # --- bad input: clear errors naming shapes and dtypes -------------------------------------
 def test_broadcasting_mismatch_names_the_shapes():
-    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[3\] vs. \[4\] \[Op:AddV2\]"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"Incompatible shapes: \[3\] vs. \[4\] \[Op:AddV2\]"
+    ):
         tf.ones(3) + tf.ones(4)
     with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes: \[2,3\] vs. \[2\]"):
         tf.multiply(tf.ones((2, 3)), tf.ones(2))
 
 
 def test_matmul_errors_name_the_shapes():
-    with pytest.raises(InvalidArgumentError, match=r"Matrix size-incompatible: In\[0\]: \[2,3\], In\[1\]: \[4,5\]"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"Matrix size-incompatible: In\[0\]: \[2,3\], In\[1\]: \[4,5\]"
+    ):
         tf.matmul(tf.ones((2, 3)), tf.ones((4, 5)))
     with pytest.raises(InvalidArgumentError, match=r"In\[0\] ndims must be >= 2"):
         tf.matmul(tf.ones(3), tf.ones((3, 2)))
 
 
 def test_shape_op_errors():
-    with pytest.raises(InvalidArgumentError, match="Input to reshape is a tensor with 6 values, but the requested shape"):
+    with pytest.raises(
+        InvalidArgumentError,
+        match="Input to reshape is a tensor with 6 values, but the requested shape",
+    ):
         tf.reshape(tf.ones((2, 3)), [4])
-    with pytest.raises(InvalidArgumentError, match=r"Can not squeeze dim\[1\], expected a dimension of 1, got 3"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"Can not squeeze dim\[1\], expected a dimension of 1, got 3"
+    ):
         tf.squeeze(tf.ones((2, 3)), axis=1)
-    with pytest.raises(InvalidArgumentError, match=r"ConcatOp : Dimension 1 in both shapes must be equal"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"ConcatOp : Dimension 1 in both shapes must be equal"
+    ):
         tf.concat([tf.ones((2, 3)), tf.ones((2, 4))], axis=0)
     with pytest.raises(InvalidArgumentError, match=r"Shapes of all inputs must match"):
         tf.stack([tf.ones(2), tf.ones(3)])
-    with pytest.raises(InvalidArgumentError, match=r"Invalid reduction dimension \(2 for input with 2 dimension"):
+    with pytest.raises(
+        InvalidArgumentError, match=r"Invalid reduction dimension \(2 for input with 2 dimension"
+    ):
         tf.reduce_sum(tf.ones((2, 3)), axis=2)
-    with pytest.raises(InvalidArgumentError, match=r"Invalid reduction dimension \(0 for input with 0 dimension"):
-        tf.reduce_sum(tf.constant(3.0), axis=0)      # a scalar has no axis 0, in TF either
+    with pytest.raises(
+        InvalidArgumentError, match=r"Invalid reduction dimension \(0 for input with 0 dimension"
+    ):
+        tf.reduce_sum(tf.constant(3.0), axis=0)  # a scalar has no axis 0, in TF either
     with pytest.raises(InvalidArgumentError, match=r"slice index 5 of dimension 0 out of bounds"):
         tf.ones((2, 3))[5]
 
@@ -122,7 +160,7 @@ def test_dtype_errors():
     with pytest.raises(InvalidArgumentError, match="bool tensor but is a float tensor"):
         tf.where(tf.constant([1.0]), tf.constant([1.0]), tf.constant([2.0]))
     with pytest.raises(InvalidArgumentError, match="expected to be a float tensor but is a string"):
-        tf.constant(1.0) + "a"             # (as TF: "a" becomes a string tensor, AddV2 refuses)
+        tf.constant(1.0) + "a"  # (as TF: "a" becomes a string tensor, AddV2 refuses)
     with pytest.raises(TypeError, match="Cannot convert 'a' to EagerTensor of dtype float"):
         tf.constant(1.0) * "a"
 
@@ -131,9 +169,12 @@ def test_gradient_argument_errors():
     x = tf.Variable(1.0)
     with tf.GradientTape() as tape:
         y = x * 2.0
-    with pytest.raises(AttributeError, match="'float' object has no attribute '_id' .Each source "
-                                             "must be a tf.Tensor or tf.Variable"):
-        tape.gradient(y, [x, 3.0])     # (the class TF raises)
+    with pytest.raises(
+        AttributeError,
+        match="'float' object has no attribute '_id' .Each source "
+        "must be a tf.Tensor or tf.Variable",
+    ):
+        tape.gradient(y, [x, 3.0])  # (the class TF raises)
     with tf.GradientTape() as tape:
         y = x * tf.ones(2)
     with pytest.raises(InvalidArgumentError, match=r"shape \[3\] but its target has shape \[2\]"):
@@ -174,13 +215,17 @@ def test_overflow_and_invalid_values_are_silent_like_tf(runtime_warnings_are_err
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = tf.math.log(1 + tf.exp(x))
-    assert np.isnan(tape.gradient(y, x).numpy())       # inf/inf: the naive log1pexp
+    assert np.isnan(tape.gradient(y, x).numpy())  # inf/inf: the naive log1pexp
 
 
 def test_import_installs_the_filter_for_learners():
     code = "import minitape as tf; print(float(tf.math.log(tf.constant(0.0))))"
-    out = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-W", "error::RuntimeWarning", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert out.stdout.strip() == "-inf" and out.stderr == ""
 
 
@@ -195,17 +240,19 @@ _I32 = lambda: tf.constant([1, 2])  # noqa: E731
 ISSUE_15_REFUSED = {
     "unstack axis 2": (lambda: tf.unstack(tf.ones([2, 3]), axis=2), ValueError),
     "unstack scalar": (lambda: tf.unstack(tf.constant(1.0)), ValueError),
-    "concat scalars": (lambda: tf.concat([tf.constant(1.0), tf.constant(2.0)], 0),
-                       InvalidArgumentError),
+    "concat scalars": (
+        lambda: tf.concat([tf.constant(1.0), tf.constant(2.0)], 0),
+        InvalidArgumentError,
+    ),
     "concat with None": (lambda: tf.concat([tf.ones([2]), None], 0), ValueError),
     "range delta 0": (lambda: tf.range(5, delta=0), InvalidArgumentError),
     "range(-2)": (lambda: tf.range(-2), InvalidArgumentError),
-    "transpose scalar perm": (lambda: tf.transpose(tf.constant(1.0), perm=[5]),
-                              InvalidArgumentError),
-    "perm of floats": (lambda: tf.transpose(tf.ones([2, 3]), perm=[1.5, 0]),
-                       InvalidArgumentError),
-    "perm out of range": (lambda: tf.transpose(tf.ones([2, 3]), perm=[2, 3]),
-                          InvalidArgumentError),
+    "transpose scalar perm": (
+        lambda: tf.transpose(tf.constant(1.0), perm=[5]),
+        InvalidArgumentError,
+    ),
+    "perm of floats": (lambda: tf.transpose(tf.ones([2, 3]), perm=[1.5, 0]), InvalidArgumentError),
+    "perm out of range": (lambda: tf.transpose(tf.ones([2, 3]), perm=[2, 3]), InvalidArgumentError),
     "linspace axis 5": (lambda: tf.linspace(0.0, 1.0, 5, axis=5), InvalidArgumentError),
     "int64 * 2**70": (lambda: tf.constant([1, 2], dtype=tf.int64) * 2**70, ValueError),
     "argmin axis 2**70": (lambda: tf.argmin(tf.ones([2, 3]), axis=2**70), ValueError),
@@ -226,28 +273,39 @@ ISSUE_15_REFUSED = {
     "is_nan of ints": (lambda: tf.math.is_nan(_I32()), InvalidArgumentError),
     "square(True)": (lambda: tf.square(True), InvalidArgumentError),
     "round(True)": (lambda: tf.round(True), InvalidArgumentError),
-    "negative uint8": (lambda: tf.negative(tf.constant([1, 2], dtype=tf.uint8)),
-                       InvalidArgumentError),
+    "negative uint8": (
+        lambda: tf.negative(tf.constant([1, 2], dtype=tf.uint8)),
+        InvalidArgumentError,
+    ),
     "reduce axis '0'": (lambda: tf.reduce_sum(tf.ones([2, 3]), axis="0"), InvalidArgumentError),
-    "reduce axis [0.5]": (lambda: tf.reduce_sum(tf.ones([2, 3]), axis=[0.5]),
-                          InvalidArgumentError),
-    "reduce axis [0, 0]": (lambda: tf.reduce_sum(tf.ones([2, 3]), axis=[0, 0]),
-                           InvalidArgumentError),
-    "argmax output float32": (lambda: tf.argmax(tf.ones([2, 3]), output_type=tf.float32),
-                              InvalidArgumentError),
+    "reduce axis [0.5]": (lambda: tf.reduce_sum(tf.ones([2, 3]), axis=[0.5]), InvalidArgumentError),
+    "reduce axis [0, 0]": (
+        lambda: tf.reduce_sum(tf.ones([2, 3]), axis=[0, 0]),
+        InvalidArgumentError,
+    ),
+    "argmax output float32": (
+        lambda: tf.argmax(tf.ones([2, 3]), output_type=tf.float32),
+        InvalidArgumentError,
+    ),
     "ones dtype None": (lambda: tf.ones([2], dtype=None), TypeError),
     "cast to None": (lambda: tf.cast(tf.ones([2]), None), TypeError),
-    "assign_add broadcast": (lambda: tf.Variable([1.0, 2.0, 3.0]).assign_add(2.5),
-                             InvalidArgumentError),
+    "assign_add broadcast": (
+        lambda: tf.Variable([1.0, 2.0, 3.0]).assign_add(2.5),
+        InvalidArgumentError,
+    ),
     "fill non-scalar": (lambda: tf.fill([2], [1.0, 2.0]), InvalidArgumentError),
-    "truediv int32 int64": (lambda: tf.truediv(_I32(), tf.constant([1, 2], dtype=tf.int64)),
-                            TypeError),
+    "truediv int32 int64": (
+        lambda: tf.truediv(_I32(), tf.constant([1, 2], dtype=tf.int64)),
+        TypeError,
+    ),
     "where int condition": (lambda: tf.where(tf.constant([1, 0]), 1.0, 2.0), InvalidArgumentError),
     "Dense(None)": (lambda: tf.keras.layers.Dense(3)(None), ValueError),
     "Dense(str)": (lambda: tf.keras.layers.Dense(3)("abc"), ValueError),
     "Dense(dict)": (lambda: tf.keras.layers.Dense(3)({"a": 1.0}), ValueError),
-    "SGD momentum str array": (lambda: tf.keras.optimizers.SGD(momentum=np.array(["a"])),
-                               ValueError),
+    "SGD momentum str array": (
+        lambda: tf.keras.optimizers.SGD(momentum=np.array(["a"])),
+        ValueError,
+    ),
     "object array": (lambda: tf.constant(np.array([1, "a", None], dtype=object)), ValueError),
 }
 
@@ -271,11 +329,15 @@ def test_issue_15_bad_input_is_refused_with_tf_class(name):
 
 def test_issue_15_what_tf_accepts():
     # Values by hand (and as TF 2.21 gives them, tests/fuzz/record.json).
-    assert tf.constant([[1.0, 2.0], [3.0, 4.0]])[[0, 0]].numpy() == 1.0     # a list is a tuple
+    assert tf.constant([[1.0, 2.0], [3.0, 4.0]])[[0, 0]].numpy() == 1.0  # a list is a tuple
     got = tf.keras.losses.mse(tf.constant([1.0, 2.0]), tf.constant([2, 2]))
-    assert got.dtype == tf.float32 and got.numpy() == 0.5          # ((1-2)^2 + 0) / 2, as a float
+    assert got.dtype == tf.float32 and got.numpy() == 0.5  # ((1-2)^2 + 0) / 2, as a float
     assert tf.as_dtype(float) == tf.float32 and tf.constant(1, dtype="float").dtype == tf.float32
-    assert tf.clip_by_value(tf.constant([-1.0, 0.5, 2.0]), 0.0, -np.inf).numpy().tolist() == [0, 0, 0]
+    assert tf.clip_by_value(tf.constant([-1.0, 0.5, 2.0]), 0.0, -np.inf).numpy().tolist() == [
+        0,
+        0,
+        0,
+    ]
     assert tf.constant(["a"]).dtype.name == "string"
     assert tf.reduce_max(tf.zeros([0])).numpy() == -np.inf
     assert tf.reduce_min(tf.zeros([0])).numpy() == np.inf
@@ -283,10 +345,10 @@ def test_issue_15_what_tf_accepts():
     assert tf.constant("abc").numpy() == b"abc" and tf.Variable("abc").numpy() == b"abc"
     assert tf.rank(b"xy").numpy() == 0
     assert tf.stack([]).dtype == tf.float32 and tf.stack([]).shape == (0,)
-    assert tf.concat(tf.constant(1.5), 0).numpy() == 1.5            # one value: returned as is
+    assert tf.concat(tf.constant(1.5), 0).numpy() == 1.5  # one value: returned as is
     assert tf.range(tf.constant(3, dtype=tf.int64)).dtype == tf.int64
-    assert tf.as_dtype(3) == tf.int32 and int(tf.bool) == 10        # TF's DataType enum
+    assert tf.as_dtype(3) == tf.int32 and int(tf.bool) == 10  # TF's DataType enum
     tf.random.set_seed(tf.constant(3))
     tf.random.set_seed(-3)
     assert tf.random.uniform([2], seed=tf.constant(3)).shape == (2,)
-    assert tf.fill(2, 1.5).numpy().tolist() == [1.5, 1.5]           # a scalar dims, as TF
+    assert tf.fill(2, 1.5).numpy().tolist() == [1.5, 1.5]  # a scalar dims, as TF

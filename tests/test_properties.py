@@ -3,6 +3,7 @@ that broadcast, under random nestings of tapes. Properties: first and second der
 with finite differences; a one-shot tape refuses a second call; a persistent tape gives the
 same answer twice; nothing stays recorded after release; `minitape.function`'s replay equals
 eager. Derandomized (a fixed sequence of examples), so CI sees the same cases every run."""
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,17 +13,29 @@ import minitape as tf
 from minitape.context import STATE
 from minitape.testing import check_grads
 
-SETTINGS = settings(derandomize=True, max_examples=150, deadline=None, database=None,
-                    suppress_health_check=list(HealthCheck))
+SETTINGS = settings(
+    derandomize=True,
+    max_examples=150,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 
 # Smooth ops only (no kinks, no poles): finite differences are exact enough everywhere.
 UNARY = {
-    "tanh": tf.tanh, "sin": tf.sin, "sigmoid": tf.sigmoid, "square": tf.square,
-    "softplus": tf.math.softplus, "exp_small": lambda x: tf.exp(0.3 * x),
-    "neg": lambda x: -x, "log1p_sq": lambda x: tf.math.log1p(x * x),
+    "tanh": tf.tanh,
+    "sin": tf.sin,
+    "sigmoid": tf.sigmoid,
+    "square": tf.square,
+    "softplus": tf.math.softplus,
+    "exp_small": lambda x: tf.exp(0.3 * x),
+    "neg": lambda x: -x,
+    "log1p_sq": lambda x: tf.math.log1p(x * x),
 }
 BINARY = {
-    "add": tf.add, "sub": tf.subtract, "mul": tf.multiply,
+    "add": tf.add,
+    "sub": tf.subtract,
+    "mul": tf.multiply,
     "div_safe": lambda x, y: x / (1.5 + tf.sin(y)),
     "pow2": lambda x, y: (x + y) ** 2,
 }
@@ -50,8 +63,14 @@ def programs(draw):
         if draw(st.booleans()):
             steps.append(("u", draw(st.sampled_from(sorted(UNARY))), draw(st.integers(0, n - 1))))
         else:
-            steps.append(("b", draw(st.sampled_from(sorted(BINARY))),
-                          draw(st.integers(0, n - 1)), draw(st.integers(0, n - 1))))
+            steps.append(
+                (
+                    "b",
+                    draw(st.sampled_from(sorted(BINARY))),
+                    draw(st.integers(0, n - 1)),
+                    draw(st.integers(0, n - 1)),
+                )
+            )
     reduce = draw(st.sampled_from(sorted(REDUCE)))
     axis = draw(st.sampled_from([None, 0, -1]))
     return steps, reduce, axis
@@ -78,8 +97,13 @@ def _inputs(shape_info, seed):
 @SETTINGS
 @given(shapes(), programs(), st.integers(0, 2**16))
 def test_derivatives_agree_with_finite_differences(shape_info, program, seed):
-    check_grads(lambda *xs: run_program(program, *xs), *_inputs(shape_info, seed), order=2,
-                rtol=1e-4, atol=1e-6)
+    check_grads(
+        lambda *xs: run_program(program, *xs),
+        *_inputs(shape_info, seed),
+        order=2,
+        rtol=1e-4,
+        atol=1e-6,
+    )
 
 
 @SETTINGS
@@ -89,7 +113,7 @@ def test_function_replay_equals_eager(shape_info, program, seed):
     eager = run_program(program, *xs)
     f = tf.function(lambda *a: run_program(program, *a))
     traced = f(*xs)
-    again = f(*xs)           # the replay, not the trace
+    again = f(*xs)  # the replay, not the trace
     np.testing.assert_allclose(traced.numpy(), eager.numpy(), rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(again.numpy(), eager.numpy(), rtol=1e-12, atol=1e-12)
 
@@ -99,8 +123,9 @@ ACTIONS = ("compute", "watch", "stop_recording", "reset", "inner")
 
 
 @SETTINGS
-@given(programs(), st.lists(st.sampled_from(ACTIONS), max_size=6), st.booleans(),
-       st.integers(0, 2**16))
+@given(
+    programs(), st.lists(st.sampled_from(ACTIONS), max_size=6), st.booleans(), st.integers(0, 2**16)
+)
 def test_tape_life_cycle(program, actions, persistent, seed):
     """Random tape use (watch, stop_recording, reset, an inner tape) then the life-cycle rules:
     a persistent tape answers twice the same, a one-shot tape refuses a second call, and no
@@ -116,14 +141,14 @@ def test_tape_life_cycle(program, actions, persistent, seed):
                 tape.watch(c)
             elif action == "stop_recording":
                 with tape.stop_recording():
-                    run_program(program, *inputs)      # not recorded
+                    run_program(program, *inputs)  # not recorded
             elif action == "reset":
                 tape.reset()
             elif action == "inner":
                 with tf.GradientTape() as inner:
                     y_inner = run_program(program, *inputs)
                 inner.gradient(y_inner, x)
-                assert inner._entries is None          # released after its one call
+                assert inner._entries is None  # released after its one call
         y = run_program(program, *inputs)
     assert not STATE.tapes
     first = tape.gradient(y, [x, c])
@@ -135,7 +160,7 @@ def test_tape_life_cycle(program, actions, persistent, seed):
                 np.testing.assert_array_equal(a.numpy(), b.numpy())
         del tape
     else:
-        assert tape._entries is None                   # released: nothing stays recorded
+        assert tape._entries is None  # released: nothing stays recorded
         with pytest.raises(RuntimeError):
             tape.gradient(y, [x, c])
     assert first[0] is not None or not _depends_on_input0(program)

@@ -1,5 +1,6 @@
 """recompute_grad: the same gradients as the function itself, for a fraction of the memory a tape
 holds; grad_pass_through: the identity's gradient."""
+
 import numpy as np
 import pytest
 
@@ -20,7 +21,7 @@ def _held(tape, variables):
     the variables' own values (which the variables hold anyway)."""
     own = {id(v._read_value()) for v in variables}
     tensors = {}
-    for op, inputs, out, attrs in tape._entries:
+    for _op, inputs, out, _attrs in tape._entries:
         for t in (*inputs, out):
             if id(t._value) not in own:
                 tensors[t._id] = t._value.nbytes
@@ -40,8 +41,8 @@ def test_recompute_grad_keeps_one_entry_and_the_same_gradients():
         results[label] = held, tape.gradient(y, [x] + ws)
     (plain_entries, plain_bytes), plain_grads = results["plain"]
     (entries, nbytes), grads = results["recompute"]
-    assert plain_entries == 2 * DEPTH + 2       # matmul and tanh per layer, x*x, the sum
-    assert entries == 1                         # the whole call, as one op
+    assert plain_entries == 2 * DEPTH + 2  # matmul and tanh per layer, x*x, the sum
+    assert entries == 1  # the whole call, as one op
     # plain: every activation (32 x 64 float64 = 16 KiB, two per layer) and more;
     # recompute: x and the result only
     assert plain_bytes >= 2 * DEPTH * 32 * WIDTH * 8
@@ -51,10 +52,14 @@ def test_recompute_grad_keeps_one_entry_and_the_same_gradients():
         np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-12)
 
 
-@pytest.mark.parametrize("fn", [
-    lambda a: tf.sin(a) * a,
-    lambda a: tf.reduce_sum(tf.tanh(a) ** 2) * a,
-], ids=["elementwise", "reduction"])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lambda a: tf.sin(a) * a,
+        lambda a: tf.reduce_sum(tf.tanh(a) ** 2) * a,
+    ],
+    ids=["elementwise", "reduction"],
+)
 def test_recompute_grad_check_grads(fn):
     check_grads(tf.recompute_grad(fn), np.array([0.4, -1.1, 2.0]), order=2)
 
@@ -65,7 +70,7 @@ def test_recompute_grad_two_inputs_and_the_same_one_twice():
     x = tf.constant(2.0)
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = f(x, x)                     # d/dx (x^2 + e^x) = 2x + e^x
+        y = f(x, x)  # d/dx (x^2 + e^x) = 2x + e^x
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), 4 + np.exp(2.0), rtol=1e-6)
 
 

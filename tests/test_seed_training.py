@@ -12,8 +12,9 @@ import minitape as tf
 
 
 def tiny_mlp(hidden=16, activation="relu"):
-    return tf.keras.Sequential([tf.keras.layers.Dense(hidden, activation=activation),
-                                tf.keras.layers.Dense(1)])
+    return tf.keras.Sequential(
+        [tf.keras.layers.Dense(hidden, activation=activation), tf.keras.layers.Dense(1)]
+    )
 
 
 class Critic(tf.keras.Model):
@@ -73,7 +74,9 @@ def test_s1_linear_regression_converges_to_w2_b10(capsys):
             loss = mse(train_Y, w * train_X + b)
         optimizer.apply_gradients(zip(tape.gradient(loss, [w, b]), [w, b]))
     slope, intercept = np.polyfit(train_X, train_Y, 1)
-    assert float(w) == pytest.approx(slope, abs=1e-3) and float(b) == pytest.approx(intercept, abs=1e-3)
+    assert float(w) == pytest.approx(slope, abs=1e-3) and float(b) == pytest.approx(
+        intercept, abs=1e-3
+    )
     assert abs(slope - 2) < 0.2 and abs(intercept - 10) < 0.1
 
 
@@ -102,8 +105,12 @@ def test_s6_persistent_tape_gives_mse_and_mae_gradients():
     np.testing.assert_allclose(grads_mae[0].numpy(), x_train.T @ (np.sign(r) / n), rtol=1e-5)
     np.testing.assert_allclose(grads_mae[1].numpy(), [np.sum(np.sign(r)) / n], rtol=1e-5)
     # the article's losses are Keras' losses written out
-    assert float(loss_mse) == pytest.approx(float(tf.keras.losses.MeanSquaredError()(y_true, y_pred)))
-    assert float(loss_mae) == pytest.approx(float(tf.keras.losses.MeanAbsoluteError()(y_true, y_pred)))
+    assert float(loss_mse) == pytest.approx(
+        float(tf.keras.losses.MeanSquaredError()(y_true, y_pred))
+    )
+    assert float(loss_mae) == pytest.approx(
+        float(tf.keras.losses.MeanAbsoluteError()(y_true, y_pred))
+    )
 
 
 # --- S8: the WGAN-GP gradient penalty, and its gradient through a nested tape (003) ---------
@@ -122,10 +129,10 @@ def test_s8_gradient_penalty_and_its_gradient_match_finite_differences():
             predictions = discriminator(interpolated_inputs)
         grads = tape.gradient(predictions, interpolated_inputs)
         grad_norm = tf.sqrt(tf.reduce_sum(tf.square(grads), axis=-1))
-        gp_loss = tf.reduce_mean((grad_norm - 1.) ** 2)
+        gp_loss = tf.reduce_mean((grad_norm - 1.0) ** 2)
         return grads, gp_loss
 
-    with tf.GradientTape() as critic_tape:          # the outer tape records the inner gradient
+    with tf.GradientTape() as critic_tape:  # the outer tape records the inner gradient
         grads, gp_loss = gradient_penalty()
     kernel1, bias1, kernel2, bias2 = discriminator.trainable_variables
     d_gp = critic_tape.gradient(gp_loss, discriminator.trainable_variables)
@@ -133,9 +140,9 @@ def test_s8_gradient_penalty_and_its_gradient_match_finite_differences():
     # The inner gradient by hand: critic(x) = tanh(x K1 + b1) K2 + b2, so
     # d critic / dx = ((1 - h^2) * K2^T) K1^T, one row per example.
     h = np.tanh(interpolated_inputs.numpy() @ kernel1.numpy() + bias1.numpy())
-    by_hand = ((1 - h ** 2) * kernel2.numpy().T) @ kernel1.numpy().T
+    by_hand = ((1 - h**2) * kernel2.numpy().T) @ kernel1.numpy().T
     np.testing.assert_allclose(grads.numpy(), by_hand, rtol=1e-12)
-    norms = np.sqrt((by_hand ** 2).sum(axis=1))
+    norms = np.sqrt((by_hand**2).sum(axis=1))
     assert float(gp_loss) == pytest.approx(np.mean((norms - 1) ** 2), rel=1e-12)
 
     # The penalty's gradient w.r.t. the critic's weights, against central differences.
@@ -164,8 +171,9 @@ def test_s11_two_tapes_train_a_gan_on_1d_data():
         return cross_entropy(tf.ones_like(fake_output), fake_output)
 
     def discriminator_loss(real_output, fake_output):
-        return (cross_entropy(tf.ones_like(real_output), real_output)
-                + cross_entropy(tf.zeros_like(fake_output), fake_output))
+        return cross_entropy(tf.ones_like(real_output), real_output) + cross_entropy(
+            tf.zeros_like(fake_output), fake_output
+        )
 
     opt_gen = tf.keras.optimizers.Adam(0.01)
     opt_disc = tf.keras.optimizers.Adam(0.01)
@@ -183,7 +191,7 @@ def test_s11_two_tapes_train_a_gan_on_1d_data():
         opt_disc.apply_gradients(zip(disc_grads, discriminator.trainable_variables))
         return gen_tape, disc_tape, gen_loss, disc_loss
 
-    def real_batch():   # the "real images": samples of N(3, 0.5)
+    def real_batch():  # the "real images": samples of N(3, 0.5)
         return tf.random.normal((64, 1), mean=3.0, stddev=0.5)
 
     def generated_mean():
@@ -199,9 +207,14 @@ def test_s11_two_tapes_train_a_gan_on_1d_data():
             tape.gradient(gen_loss0, generator.trainable_variables)
     # ... and each optimizer moved only its network's weights.
     assert all((a != v.numpy()).any() for a, v in zip(gen_before, generator.trainable_variables))
-    assert all((a != v.numpy()).any() for a, v in zip(disc_before, discriminator.trainable_variables))
+    assert all(
+        (a != v.numpy()).any() for a, v in zip(disc_before, discriminator.trainable_variables)
+    )
     assert int(opt_gen.iterations) == int(opt_disc.iterations) == 1
-    for opt, mine, other in [(opt_gen, generator, discriminator), (opt_disc, discriminator, generator)]:
+    for opt, mine, other in [
+        (opt_gen, generator, discriminator),
+        (opt_disc, discriminator, generator),
+    ]:
         assert all(opt.get_slot(v, "m") is not None for v in mine.trainable_variables)
         with pytest.raises(KeyError):
             opt.get_slot(other.trainable_variables[0], "m")
@@ -215,13 +228,15 @@ def test_s11_two_tapes_train_a_gan_on_1d_data():
 # --- S12: CycleGAN, one persistent tape, four networks, four gradient calls (000) -----------
 def test_s12_cyclegan_step_with_one_persistent_tape():
     tf.random.set_seed(1)
-    generator_g, generator_f = tiny_mlp(8, "tanh"), tiny_mlp(8, "tanh")            # X -> Y, Y -> X
+    generator_g, generator_f = tiny_mlp(8, "tanh"), tiny_mlp(8, "tanh")  # X -> Y, Y -> X
     discriminator_x, discriminator_y = tiny_mlp(8, "tanh"), tiny_mlp(8, "tanh")
     LAMBDA = 10
     loss_obj = tf.keras.losses.BinaryCrossentropy(from_logits=True)
 
     def discriminator_loss(real, generated):
-        return (loss_obj(tf.ones_like(real), real) + loss_obj(tf.zeros_like(generated), generated)) * 0.5
+        return (
+            loss_obj(tf.ones_like(real), real) + loss_obj(tf.zeros_like(generated), generated)
+        ) * 0.5
 
     def generator_loss(generated):
         return loss_obj(tf.ones_like(generated), generated)
@@ -232,8 +247,14 @@ def test_s12_cyclegan_step_with_one_persistent_tape():
     def identity_loss(real_image, same_image):
         return LAMBDA * 0.5 * tf.reduce_mean(tf.abs(real_image - same_image))
 
-    generator_g_optimizer, generator_f_optimizer = tf.keras.optimizers.Adam(2e-3), tf.keras.optimizers.Adam(2e-3)
-    discriminator_x_optimizer, discriminator_y_optimizer = tf.keras.optimizers.Adam(2e-3), tf.keras.optimizers.Adam(2e-3)
+    generator_g_optimizer, generator_f_optimizer = (
+        tf.keras.optimizers.Adam(2e-3),
+        tf.keras.optimizers.Adam(2e-3),
+    )
+    discriminator_x_optimizer, discriminator_y_optimizer = (
+        tf.keras.optimizers.Adam(2e-3),
+        tf.keras.optimizers.Adam(2e-3),
+    )
 
     def train_step(real_x, real_y):
         with tf.GradientTape(persistent=True) as tape:
@@ -268,12 +289,20 @@ def test_s12_cyclegan_step_with_one_persistent_tape():
 
         generator_g_optimizer.apply_gradients(zip(grad_gen_g, generator_g.trainable_variables))
         generator_f_optimizer.apply_gradients(zip(grad_gen_f, generator_f.trainable_variables))
-        discriminator_x_optimizer.apply_gradients(zip(grad_disc_x, discriminator_x.trainable_variables))
-        discriminator_y_optimizer.apply_gradients(zip(grad_disc_y, discriminator_y.trainable_variables))
+        discriminator_x_optimizer.apply_gradients(
+            zip(grad_disc_x, discriminator_x.trainable_variables)
+        )
+        discriminator_y_optimizer.apply_gradients(
+            zip(grad_disc_y, discriminator_y.trainable_variables)
+        )
         del tape
-        return (grad_gen_g, grad_gen_f, grad_disc_x, grad_disc_y), total_cycle_loss, total_loss_gen_g
+        return (
+            (grad_gen_g, grad_gen_f, grad_disc_x, grad_disc_y),
+            total_cycle_loss,
+            total_loss_gen_g,
+        )
 
-    def batch():   # unpaired domains: X ~ N(0, 1), Y ~ N(5, 2) (Y = 2 X + 5 in distribution)
+    def batch():  # unpaired domains: X ~ N(0, 1), Y ~ N(5, 2) (Y = 2 X + 5 in distribution)
         return tf.random.normal((32, 1)), tf.random.normal((32, 1), mean=5.0, stddev=2.0)
 
     real_x, real_y = batch()
@@ -282,9 +311,12 @@ def test_s12_cyclegan_step_with_one_persistent_tape():
     # one reference gradient from a fresh one-shot tape, before any update
     with tf.GradientTape() as check_tape:
         gen_y, gen_x = generator_g(real_x), generator_f(real_y)
-        ref_loss = (generator_loss(discriminator_y(gen_y))
-                    + calc_cycle_loss(real_x, generator_f(gen_y)) + calc_cycle_loss(real_y, generator_g(gen_x))
-                    + identity_loss(real_y, generator_g(real_y)))
+        ref_loss = (
+            generator_loss(discriminator_y(gen_y))
+            + calc_cycle_loss(real_x, generator_f(gen_y))
+            + calc_cycle_loss(real_y, generator_g(gen_x))
+            + identity_loss(real_y, generator_g(real_y))
+        )
     ref = check_tape.gradient(ref_loss, generator_g.trainable_variables)
     nets = (generator_g, generator_f, discriminator_x, discriminator_y)
     before = [[v.numpy() for v in n.trainable_variables] for n in nets]
@@ -326,6 +358,7 @@ def make_train_step(model, loss_fn, optimizer):
         grads = [tf.clip_by_norm(g, 1.0) for g in grads]
         optimizer.apply_gradients(zip(grads, model.trainable_variables))
         return total_loss
+
     return train_step
 
 
@@ -337,20 +370,23 @@ Y = (X @ np.array([[1.0, 2.0], [-1.0, 0.5], [3.0, -2.0]]) + 4.0).astype(np.float
 
 def test_s13_train_step_with_l2_and_clipping_by_hand():
     model = make_regression_model(W0)
-    train_step = make_train_step(model, tf.keras.losses.MeanSquaredError(), tf.keras.optimizers.SGD(0.1))
+    train_step = make_train_step(
+        model, tf.keras.losses.MeanSquaredError(), tf.keras.optimizers.SGD(0.1)
+    )
     total_loss = train_step(X, Y)
 
     # by hand: pred = X W + b; Keras' MSE is the mean over all 16*2 entries
     W, b = (w.astype(np.float64) for w in W0)
     r = X @ W + b - Y
-    l2 = 0.5 * (np.sum(W ** 2) + np.sum(b ** 2))
-    assert float(total_loss) == pytest.approx(np.mean(r ** 2) + 1e-4 * l2, rel=1e-5)
-    gW = X.T @ (2 * r / r.size) + 1e-4 * W      # d l2_loss(w) / dw = w
+    l2 = 0.5 * (np.sum(W**2) + np.sum(b**2))
+    assert float(total_loss) == pytest.approx(np.mean(r**2) + 1e-4 * l2, rel=1e-5)
+    gW = X.T @ (2 * r / r.size) + 1e-4 * W  # d l2_loss(w) / dw = w
     gb = np.sum(2 * r / r.size, axis=0) + 1e-4 * b
-    assert np.linalg.norm(gW) > 1 and np.linalg.norm(gb) > 1      # so clipping is active
+    assert np.linalg.norm(gW) > 1 and np.linalg.norm(gb) > 1  # so clipping is active
 
     def clip(g):
         return g / max(np.linalg.norm(g), 1.0)
+
     np.testing.assert_allclose(model.trainable_variables[0].numpy(), W - 0.1 * clip(gW), rtol=1e-5)
     np.testing.assert_allclose(model.trainable_variables[1].numpy(), b - 0.1 * clip(gb), rtol=1e-5)
 
@@ -358,8 +394,12 @@ def test_s13_train_step_with_l2_and_clipping_by_hand():
 def test_s14_the_same_step_under_tf_function_gives_the_same_numbers_and_traces_as_tf(capsys):
     eager_model = make_regression_model(W0)
     graph_model = make_regression_model(W0)
-    eager_step = make_train_step(eager_model, tf.keras.losses.MeanSquaredError(), tf.keras.optimizers.Adam(0.05))
-    inner = make_train_step(graph_model, tf.keras.losses.MeanSquaredError(), tf.keras.optimizers.Adam(0.05))
+    eager_step = make_train_step(
+        eager_model, tf.keras.losses.MeanSquaredError(), tf.keras.optimizers.Adam(0.05)
+    )
+    inner = make_train_step(
+        graph_model, tf.keras.losses.MeanSquaredError(), tf.keras.optimizers.Adam(0.05)
+    )
 
     @tf.function
     def train_step(x_batch, y_batch):
@@ -367,7 +407,7 @@ def test_s14_the_same_step_under_tf_function_gives_the_same_numbers_and_traces_a
         return inner(x_batch, y_batch)
 
     for i in range(10):
-        xb, yb = tf.constant(X[i % 2::2]), tf.constant(Y[i % 2::2])
+        xb, yb = tf.constant(X[i % 2 :: 2]), tf.constant(Y[i % 2 :: 2])
         assert float(train_step(xb, yb)) == float(eager_step(xb, yb))
     for a, b in zip(eager_model.trainable_variables, graph_model.trainable_variables):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
@@ -375,7 +415,7 @@ def test_s14_the_same_step_under_tf_function_gives_the_same_numbers_and_traces_a
     # creating them); the Python code runs twice, the step once
     assert train_step.experimental_get_tracing_count() == 2
     assert capsys.readouterr().out == "tracing train_step\n" * 2
-    train_step(tf.constant(X[:5]), tf.constant(Y[:5]))       # a smaller last batch: one retrace
+    train_step(tf.constant(X[:5]), tf.constant(Y[:5]))  # a smaller last batch: one retrace
     assert train_step.experimental_get_tracing_count() == 3
 
 
@@ -395,7 +435,7 @@ def test_s15_nan_and_inf_gradients_are_detected(capsys):
     # and a check on every step (reduce_any over the whole tensor) stops the loop.
     model = make_regression_model(W0)
     optimizer = tf.keras.optimizers.SGD(50.0)
-    for step in range(1000):
+    for step in range(1000):  # noqa: B007  (read after the loop)
         with tf.GradientTape() as tape:
             loss = tf.keras.losses.MeanSquaredError()(Y, model(X))
         grads = tape.gradient(loss, model.trainable_variables)

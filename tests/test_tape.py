@@ -1,4 +1,5 @@
 """GradientTape semantics, one test per behaviour, checked against hand-derived values."""
+
 import gc
 import logging
 import threading
@@ -20,14 +21,14 @@ def test_watched_constant_seed_s3():
     z = tf.constant(4.0)
     with tf.GradientTape() as tape:
         tape.watch(z)
-        y = x ** 2 + z ** 2
-    assert float(tape.gradient(y, z)) == 8.0      # 2 z
+        y = x**2 + z**2
+    assert float(tape.gradient(y, z)) == 8.0  # 2 z
 
 
 def test_constant_not_watched_gives_none():
     z = tf.constant(4.0)
     with tf.GradientTape() as tape:
-        y = z ** 2
+        y = z**2
     assert tape.gradient(y, z) is None
 
 
@@ -35,10 +36,10 @@ def test_nested_tapes_seed_s7():
     x = tf.Variable(2.0)
     with tf.GradientTape() as outer:
         with tf.GradientTape() as inner:
-            y = x ** 3
+            y = x**3
         dy = inner.gradient(y, x)
     d2y = outer.gradient(dy, x)
-    assert (float(dy), float(d2y)) == (12.0, 12.0)   # 3x^2, 6x at x = 2
+    assert (float(dy), float(d2y)) == (12.0, 12.0)  # 3x^2, 6x at x = 2
 
 
 def test_watch_accessed_variables_false_seed_s9():
@@ -46,7 +47,7 @@ def test_watch_accessed_variables_false_seed_s9():
     z = tf.constant([1.0, 2.0])
     with tf.GradientTape(watch_accessed_variables=False) as tape:
         tape.watch(z)
-        y = tf.reduce_sum(z ** 2) + v
+        y = tf.reduce_sum(z**2) + v
     gz, gv = tape.gradient(y, [z, v])
     assert gz.numpy().tolist() == [2.0, 4.0] and gv is None
     assert tape.watched_variables() == ()
@@ -67,9 +68,9 @@ def test_non_trainable_variable_is_not_watched_but_can_be_watched():
 def test_only_ops_on_watched_inputs_are_recorded():
     x, c = tf.Variable(1.0), tf.constant(2.0)
     with tf.GradientTape() as tape:
-        a = c * c              # nothing watched: not recorded
-        b = x * c              # recorded
-        d = b + a              # recorded (b is watched)
+        a = c * c  # nothing watched: not recorded
+        b = x * c  # recorded
+        d = b + a  # recorded (b is watched)
     assert [e[0].name for e in tape._entries] == ["Mul", "AddV2"]
     assert float(tape.gradient(d, x)) == 2.0
 
@@ -78,7 +79,7 @@ def test_ops_outside_the_block_are_not_recorded():
     x = tf.Variable(3.0)
     with tf.GradientTape(persistent=True) as tape:
         y = x * x
-    z = y * 2.0                     # after the block
+    z = y * 2.0  # after the block
     assert float(tape.gradient(y, x)) == 6.0
     assert tape.gradient(z, x) is None
 
@@ -88,9 +89,9 @@ def test_reentering_appends_and_active_tape_cannot_be_entered_twice():
     tape = tf.GradientTape()
     with tape:
         y = x * x
-    with tape:                      # re-enter: the recording continues
+    with tape:  # re-enter: the recording continues
         z = y * x
-    assert float(tape.gradient(z, x)) == 27.0     # d(x^3) = 3x^2
+    assert float(tape.gradient(z, x)) == 27.0  # d(x^3) = 3x^2
     tape2 = tf.GradientTape()
     with tape2:
         with pytest.raises(ValueError, match="re-enter an already-active tape"):
@@ -102,7 +103,7 @@ def test_fan_out_accumulates():
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = x + x
-        z = y * x                    # 2x^2
+        z = y * x  # 2x^2
     assert float(tape.gradient(z, x)) == 12.0
 
 
@@ -110,7 +111,7 @@ def test_variable_read_multiple_times_and_reassigned():
     v = tf.Variable(2.0)
     with tf.GradientTape() as tape:
         a = v * 3.0
-        v.assign(10.0)               # not differentiable: cuts the path, later reads see 10
+        v.assign(10.0)  # not differentiable: cuts the path, later reads see 10
         b = v * v
         y = a + b
     # dy/dv sums both reads: 3 (first) + 2*10 (second, at the new value)
@@ -165,7 +166,7 @@ def test_gradient_has_source_shape_and_dtype():
     b = tf.Variable(np.zeros(3, dtype=np.float64))
     x = tf.constant(np.ones((4, 3)))
     with tf.GradientTape() as tape:
-        y = x + b                    # b is broadcast over 4 rows
+        y = x + b  # b is broadcast over 4 rows
     g = tape.gradient(y, b)
     assert g.shape == (3,) and g.dtype == tf.float64 and g.numpy().tolist() == [4.0, 4.0, 4.0]
     w = tf.Variable(1.0)
@@ -179,7 +180,10 @@ def test_unconnected_none_or_zeros():
     for value in ["zero", tf.UnconnectedGradients.ZERO]:
         with tf.GradientTape() as tape:
             y = x * 2.0
-        assert tape.gradient(y, [x, u], unconnected_gradients=value)[1].numpy().tolist() == [0.0, 0.0]
+        assert tape.gradient(y, [x, u], unconnected_gradients=value)[1].numpy().tolist() == [
+            0.0,
+            0.0,
+        ]
     with tf.GradientTape() as tape:
         y = x * 2.0
     assert tape.gradient(y, u) is None
@@ -216,7 +220,7 @@ def test_integer_sources_get_none_and_watch_warns(caplog):
         finally:
             minitape_logger.propagate = False
     assert "The dtype of the watched tensor must be floating" in caplog.text
-    assert tape._entries == []      # as in TF: no watched input of a float dtype, no record
+    assert tape._entries == []  # as in TF: no watched input of a float dtype, no record
     assert tape.gradient(y, i) is None
 
 
@@ -241,21 +245,24 @@ def test_non_persistent_second_call_raises():
     with tf.GradientTape() as tape:
         y = x * x
     tape.gradient(y, x)
-    with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used to "
-                                           r"compute one set of gradients \(or jacobians\)"):
+    with pytest.raises(
+        RuntimeError,
+        match="A non-persistent GradientTape can only be used to "
+        r"compute one set of gradients \(or jacobians\)",
+    ):
         tape.gradient(y, x)
 
 
 def test_non_persistent_tape_releases_its_recording():
     x = tf.Variable(1.0)
     with tf.GradientTape() as tape:
-        hidden = tf.exp(x)           # an intermediate only the tape holds on to
+        hidden = tf.exp(x)  # an intermediate only the tape holds on to
         y = hidden * 2.0
     ref = weakref.ref(hidden)
     del hidden
-    assert ref() is not None         # still recorded
+    assert ref() is not None  # still recorded
     tape.gradient(y, x)
-    assert ref() is None             # freed at once: no reference cycles
+    assert ref() is None  # freed at once: no reference cycles
     assert tape._entries is None
 
 
@@ -279,7 +286,7 @@ def test_gradient_inside_block_stops_a_one_shot_tape():
     with tf.GradientTape() as tape:
         y = x * x
         g = tape.gradient(y, x)
-        z = g * x                    # not recorded: the tape stopped recording
+        z = g * x  # not recorded: the tape stopped recording
         assert not tape._recording and tape._entries is None
     assert float(g) == 6.0 and float(z) == 18.0
 
@@ -287,8 +294,8 @@ def test_gradient_inside_block_stops_a_one_shot_tape():
 def test_persistent_gradient_inside_block_is_recorded_and_warns_once(capsys):
     x = tf.Variable(3.0)
     with tf.GradientTape(persistent=True) as tape:
-        y = x ** 3
-        g = tape.gradient(y, x)      # recorded on the same tape
+        y = x**3
+        g = tape.gradient(y, x)  # recorded on the same tape
         g2 = tape.gradient(y, x)
     h = tape.gradient(g, x)
     assert float(g) == 27.0 and float(g2) == 27.0 and float(h) == 18.0
@@ -327,7 +334,7 @@ def test_third_derivative_by_three_tapes():
     with tf.GradientTape() as t3:
         with tf.GradientTape() as t2:
             with tf.GradientTape() as t1:
-                y = x ** 4
+                y = x**4
             d1 = t1.gradient(y, x)
         d2 = t2.gradient(d1, x)
     d3 = t3.gradient(d2, x)
@@ -340,7 +347,7 @@ def test_threads_have_their_own_tape_stacks():
     def work(name, value):
         x = tf.Variable(value)
         with tf.GradientTape() as tape:
-            barrier.wait()           # both tapes active at the same time
+            barrier.wait()  # both tapes active at the same time
             y = x * x
             barrier.wait()
         results[name] = (float(tape.gradient(y, x)), len(tape.watched_variables()))
@@ -377,7 +384,7 @@ def test_reset_clears_recording_and_watches():
         tape.reset()
         z = x * 3.0
     assert tape.gradient(z, x).numpy() == 3.0
-    assert tape.gradient(y, x) is None        # recorded before the reset: forgotten
+    assert tape.gradient(y, x) is None  # recorded before the reset: forgotten
     with tf.GradientTape() as tape:
         tape.watch(c)
         tape.reset()
@@ -432,14 +439,14 @@ def test_hessian_by_jacobian_of_gradient():
             f = x[0] ** 2 * x[1] + x[1] ** 3
         g = inner.gradient(f, x)
     h = outer.jacobian(g, x)
-    assert h.numpy().tolist() == [[4.0, 2.0], [2.0, 12.0]]   # [[2x1, 2x0], [2x0, 6x1]]
+    assert h.numpy().tolist() == [[4.0, 2.0], [2.0, 12.0]]  # [[2x1, 2x0], [2x0, 6x1]]
 
 
 def test_batch_jacobian():
     x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = tf.stack([x[:, 0] * x[:, 1], x[:, 0], tf.zeros(3)], axis=1)   # [3, 3]
+        y = tf.stack([x[:, 0] * x[:, 1], x[:, 0], tf.zeros(3)], axis=1)  # [3, 3]
     j = tape.batch_jacobian(y, x)
     assert j.shape == (3, 3, 2)
     assert j.numpy()[1].tolist() == [[4.0, 3.0], [1.0, 0.0], [0.0, 0.0]]
@@ -458,6 +465,7 @@ def test_custom_gradient_recorded_as_one_op():
     @tf.custom_gradient
     def clip_grad(x):
         return tf.identity(x), lambda g: tf.clip_by_value(g, -1.0, 1.0)
+
     x = tf.constant(2.0)
     with tf.GradientTape() as tape:
         tape.watch(x)
@@ -470,6 +478,7 @@ def test_custom_gradient_stable_log1pexp():
     def log1pexp(x):
         e = tf.exp(x)
         return tf.math.log(1 + e), lambda g: g * (1 - 1 / (1 + e))
+
     x = tf.constant(100.0)
     with tf.GradientTape() as tape:
         tape.watch(x)
@@ -480,7 +489,8 @@ def test_custom_gradient_stable_log1pexp():
 def test_custom_gradient_wrong_number_of_gradients():
     @tf.custom_gradient
     def f(x, y):
-        return x * y, lambda g: g * y        # two inputs, one gradient
+        return x * y, lambda g: g * y  # two inputs, one gradient
+
     a, b = tf.constant(1.0), tf.constant(2.0)
     with tf.GradientTape() as tape:
         tape.watch([a, b])
@@ -507,12 +517,22 @@ def test_gradient_results_hold_no_reference_cycles():
 
 
 # --- TF semantics checked against TF 2.21 (see also tests/tf_golden) -----------------------
-@pytest.mark.parametrize("expr, expected", [
-    (lambda w: 2 * w, 6.0), (lambda w: 2 + w, 5.0), (lambda w: 2 - w, -1.0),
-    (lambda w: 3 / w, 1.0), (lambda w: 2 ** w, 8.0), (lambda w: 2 // w, 0.0),
-    (lambda w: 2 % w, 2.0), (lambda w: True * w, 3.0), (lambda w: np.int64(2) * w, 6.0),
-    (lambda w: np.float64(2) * w, 6.0), (lambda w: [1, 2] * w, [3.0, 6.0]),
-])
+@pytest.mark.parametrize(
+    "expr, expected",
+    [
+        (lambda w: 2 * w, 6.0),
+        (lambda w: 2 + w, 5.0),
+        (lambda w: 2 - w, -1.0),
+        (lambda w: 3 / w, 1.0),
+        (lambda w: 2**w, 8.0),
+        (lambda w: 2 // w, 0.0),
+        (lambda w: 2 % w, 2.0),
+        (lambda w: True * w, 3.0),
+        (lambda w: np.int64(2) * w, 6.0),
+        (lambda w: np.float64(2) * w, 6.0),
+        (lambda w: [1, 2] * w, [3.0, 6.0]),
+    ],
+)
 def test_python_data_on_the_left_of_a_float_variable_takes_its_dtype(expr, expected):
     w = tf.Variable(3.0)
     y = expr(w)
@@ -521,8 +541,8 @@ def test_python_data_on_the_left_of_a_float_variable_takes_its_dtype(expr, expec
 
 def test_python_data_on_the_left_of_an_int_variable():
     w = tf.Variable(3)
-    assert (2 * w).dtype == tf.int32 and int(2 ** w) == 8
-    assert (2 / w).dtype == tf.float64                  # int / int is float64, as in TF
+    assert (2 * w).dtype == tf.int32 and int(2**w) == 8
+    assert (2 / w).dtype == tf.float64  # int / int is float64, as in TF
     with pytest.raises(TypeError, match="Cannot convert 2.5 to EagerTensor of dtype int32"):
         2.5 * w
 
@@ -534,7 +554,7 @@ def test_each_read_of_a_variable_is_its_own_tensor():
         y = r1 * r2 * 5.0
     assert r1._id != r2._id
     g1, g2, gv = tape.gradient(y, [r1, r2, v])
-    assert (float(g1), float(g2), float(gv)) == (10.0, 10.0, 20.0)   # 5 r2, 5 r1, 10 v
+    assert (float(g1), float(g2), float(gv)) == (10.0, 10.0, 20.0)  # 5 r2, 5 r1, 10 v
     assert tape.gradient(v, r1) is None and float(tape.gradient(r1, v)) == 1.0
 
 
@@ -556,13 +576,14 @@ def test_stop_gradient_output_is_watched_by_no_tape():
         def grad(dy):
             ran.append(True)
             return dy
+
         return x * 2.0, grad
 
     x = tf.constant(3.0)
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = spy(tf.stop_gradient(x)) * x
-        assert [op.name for op, *_ in tape._entries] == ["Mul"]     # only the last op
+        assert [op.name for op, *_ in tape._entries] == ["Mul"]  # only the last op
     assert float(tape.gradient(y, x)) == 6.0 and ran == []
 
 
@@ -576,7 +597,7 @@ def test_jacobian_of_empty_and_unconnected_targets():
     assert tape.batch_jacobian(q, s).shape == (1, 0, 0)
     assert tape.jacobian(u, x) is None
     assert tape.jacobian(u, x, unconnected_gradients="zero").shape == (2, 4, 2, 3)
-    bj = tape.batch_jacobian(u, x)                  # zeros, even without 'zero'
+    bj = tape.batch_jacobian(u, x)  # zeros, even without 'zero'
     assert bj.shape == (2, 4, 3) and not np.any(bj.numpy())
 
 
@@ -598,7 +619,8 @@ def test_custom_gradient_with_variables():
     def scale(x):
         def grad(dy, variables=None):
             seen.extend(variables)
-            return dy * 3.0, [tf.constant(7.0)]      # deliberately not the true d/dv
+            return dy * 3.0, [tf.constant(7.0)]  # deliberately not the true d/dv
+
         return x * v, grad
 
     x = tf.constant(1.5)
@@ -615,6 +637,7 @@ def test_custom_gradient_grad_fn_must_accept_variables():
     @tf.custom_gradient
     def scale(x):
         return x * v, lambda dy: dy
+
     with pytest.raises(TypeError, match="must accept keyword argument 'variables'"):
         scale(tf.constant(1.0))
 
@@ -632,7 +655,7 @@ def test_custom_gradient_arguments_and_results_as_in_tf():
         tape.watch(x)
         a, b = f(x, (1, [2]), scale=4.0, k=5.0)
     assert got == [((1, [2]), 4.0, 5.0)] and (float(a), float(b)) == (6.0, 7.5)
-    assert float(tape.gradient(a, x)) == 10.0          # b's upstream gradient is a zero
+    assert float(tape.gradient(a, x)) == 10.0  # b's upstream gradient is a zero
     assert float(tape.gradient([a, b], x)) == 11.0
     # one gradient per leaf of the arguments: x, 1, 2, 3
     one_grad = tf.custom_gradient(lambda x, p: (x * 1.0, lambda dy: dy))
@@ -646,7 +669,8 @@ def test_custom_gradient_arguments_and_results_as_in_tf():
 def test_custom_gradient_second_order():
     @tf.custom_gradient
     def cube(x):
-        return x ** 3, lambda dy: dy * 3.0 * x * x
+        return x**3, lambda dy: dy * 3.0 * x * x
+
     x = tf.constant(1.5)
     with tf.GradientTape() as outer:
         outer.watch(x)
@@ -654,7 +678,7 @@ def test_custom_gradient_second_order():
             inner.watch(x)
             y = cube(x)
         dy = inner.gradient(y, x)
-    assert (float(dy), float(outer.gradient(dy, x))) == (6.75, 9.0)   # 3x², 6x
+    assert (float(dy), float(outer.gradient(dy, x))) == (6.75, 9.0)  # 3x², 6x
 
 
 def test_gradient_of_a_numpy_target_is_an_attribute_error_as_in_tf():

@@ -1,4 +1,5 @@
 """Tensors, variables and TF's dtype rules."""
+
 import numpy as np
 import pytest
 
@@ -7,10 +8,21 @@ from minitape.errors import InvalidArgumentError
 
 
 # --- dtypes -----------------------------------------------------------------------------
-@pytest.mark.parametrize("value,dtype", [
-    (1.5, tf.float32), (2, tf.int32), (True, tf.bool), ([1.0, 2.0], tf.float32), ([1, 2], tf.int32),
-    (2 ** 40, tf.int64), (np.float64(1.0), tf.float64), (np.ones(2, np.float16), tf.float16),
-    (np.linspace(0, 1, 3), tf.float64), (np.arange(3), tf.int64)])
+@pytest.mark.parametrize(
+    "value,dtype",
+    [
+        (1.5, tf.float32),
+        (2, tf.int32),
+        (True, tf.bool),
+        ([1.0, 2.0], tf.float32),
+        ([1, 2], tf.int32),
+        (2**40, tf.int64),
+        (np.float64(1.0), tf.float64),
+        (np.ones(2, np.float16), tf.float16),
+        (np.linspace(0, 1, 3), tf.float64),
+        (np.arange(3), tf.int64),
+    ],
+)
 def test_constant_dtype_rules(value, dtype):
     assert tf.constant(value).dtype == dtype
 
@@ -23,14 +35,14 @@ def test_dtype_objects():
 
 def test_python_and_numpy_operands_take_the_tensors_dtype():
     x = tf.constant([1.0, 2.0])
-    assert (x * np.array([1.0, 2.0])).dtype == tf.float32       # float64 array -> float32
+    assert (x * np.array([1.0, 2.0])).dtype == tf.float32  # float64 array -> float32
     assert (np.array([1.0, 2.0]) * x).dtype == tf.float32
     assert (x + 1).dtype == tf.float32 and (2 * x).dtype == tf.float32
     assert (x + [1, 2]).dtype == tf.float32
     i = tf.constant([1, 2])
     assert (i + 1).dtype == tf.int32
     with pytest.raises(InvalidArgumentError, match="expected to be a int32 tensor but is a float"):
-        i + 1.5            # (TF's `+` converts 1.5 on its own, then AddV2 refuses the mix)
+        i + 1.5  # (TF's `+` converts 1.5 on its own, then AddV2 refuses the mix)
     with pytest.raises(TypeError, match="Cannot convert 2.0 to EagerTensor of dtype int32"):
         i * 2.0
     with pytest.raises(TypeError, match="Cannot convert 1.0 to EagerTensor of dtype int32"):
@@ -39,7 +51,9 @@ def test_python_and_numpy_operands_take_the_tensors_dtype():
 
 
 def test_mixed_tensor_dtypes_raise_a_clear_error():
-    with pytest.raises(InvalidArgumentError, match="expected to be a float tensor but is a double tensor"):
+    with pytest.raises(
+        InvalidArgumentError, match="expected to be a float tensor but is a double tensor"
+    ):
         tf.constant(1.0) + tf.constant(1.0, tf.float64)
     with pytest.raises(InvalidArgumentError, match="int32"):
         tf.constant(1.0) * tf.constant(1)
@@ -60,8 +74,10 @@ def test_integer_division_gives_float64():
 # --- the Tensor object ----------------------------------------------------------------------
 def test_repr_and_str_like_tf():
     assert repr(tf.constant(24.0)) == "<tf.Tensor: shape=(), dtype=float32, numpy=24.0>"
-    assert repr(tf.constant([2.0, 4.0])) == \
-        "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 4.], dtype=float32)>"
+    assert (
+        repr(tf.constant([2.0, 4.0]))
+        == "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([2., 4.], dtype=float32)>"
+    )
     assert str(tf.constant([1, 2])) == "tf.Tensor([1 2], shape=(2,), dtype=int32)"
     assert str(tf.constant(8.0)) == "tf.Tensor(8.0, shape=(), dtype=float32)"
     v = tf.Variable(2.0, name="w")
@@ -119,7 +135,7 @@ def test_scalar_only_protocols():
 def test_tensors_are_unhashable_but_have_refs():
     x = tf.constant(1.0)
     with pytest.raises(TypeError, match="unhashable"):
-        {x: 1}
+        _ = {x: 1}
     d = {x.ref(): "x"}
     assert d[x.ref()] == "x" and x.ref().deref() is x
 
@@ -128,7 +144,7 @@ def test_operators_and_comparisons():
     a, b = tf.constant([1.0, 4.0]), tf.constant([2.0, 2.0])
     assert (a + b).numpy().tolist() == [3.0, 6.0] and (a - b).numpy().tolist() == [-1.0, 2.0]
     assert (a * b).numpy().tolist() == [2.0, 8.0] and (a / b).numpy().tolist() == [0.5, 2.0]
-    assert (a ** 2).numpy().tolist() == [1.0, 16.0] and (2 ** a).numpy().tolist() == [2.0, 16.0]
+    assert (a**2).numpy().tolist() == [1.0, 16.0] and (2**a).numpy().tolist() == [2.0, 16.0]
     assert (1 - a).numpy().tolist() == [0.0, -3.0] and (-a).numpy().tolist() == [-1.0, -4.0]
     assert abs(tf.constant(-2.0)).numpy() == 2.0
     assert (a < b).numpy().tolist() == [True, False] and (a >= b).numpy().tolist() == [False, True]
@@ -158,9 +174,9 @@ def test_variable_assign_shape_and_dtype_errors():
     with pytest.raises(ValueError, match=r"shape \(2,\).*\(3,\)"):
         v.assign([1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="requested dtype float32 for Tensor with dtype float64"):
-        v.assign(tf.constant([1.0, 2.0], tf.float64))        # (TF's class and words)
+        v.assign(tf.constant([1.0, 2.0], tf.float64))  # (TF's class and words)
     with pytest.raises(InvalidArgumentError, match=r"shape \[2\] using a Tensor with shape \[\]"):
-        v.assign_add(1.0)                                      # no broadcasting, as in TF
+        v.assign_add(1.0)  # no broadcasting, as in TF
     with pytest.raises(ValueError, match="initial_value must be specified"):
         tf.Variable()
 
@@ -170,7 +186,7 @@ def test_assign_does_not_change_recorded_values():
     with tf.GradientTape(persistent=True) as tape:
         y = v * v
     v.assign(100.0)
-    assert float(tape.gradient(y, v)) == 4.0        # uses the value that was read (2)
+    assert float(tape.gradient(y, v)) == 4.0  # uses the value that was read (2)
 
 
 # --- creation functions ---------------------------------------------------------------------

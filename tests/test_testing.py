@@ -1,4 +1,5 @@
 """check_grads must fail on wrong rules: otherwise every other gradient test proves nothing."""
+
 import numpy as np
 import pytest
 
@@ -14,6 +15,7 @@ def swap_rule():
     def swap(op, rules):
         saved.setdefault(op, op.vjps)
         op.vjps = rules
+
     yield swap
     for op, rules in saved.items():
         op.vjps = rules
@@ -24,13 +26,13 @@ def test_passes_on_the_true_rule():
 
 
 def test_fails_on_a_wrong_first_order_rule(swap_rule):
-    swap_rule(ops.Sin, (lambda g, ans, x: g * tf.sin(x),))     # should be cos
+    swap_rule(ops.Sin, (lambda g, ans, x: g * tf.sin(x),))  # should be cos
     with pytest.raises(AssertionError, match="VJP check failed"):
         check_grads(tf.sin, np.array([0.3, -1.2, 2.0]), order=1)
 
 
 def test_fails_on_a_wrong_broadcasting_rule(swap_rule):
-    swap_rule(ops.Add, (lambda g, ans, x, y: g, lambda g, ans, x, y: g[0]))   # no unbroadcast
+    swap_rule(ops.Add, (lambda g, ans, x, y: g, lambda g, ans, x, y: g[0]))  # no unbroadcast
     with pytest.raises(AssertionError):
         check_grads(tf.add, np.ones((3, 4)), np.ones((4,)), order=1)
 
@@ -48,19 +50,22 @@ def test_fails_on_a_rule_not_written_with_differentiable_ops(swap_rule):
 def test_fails_on_a_wrong_custom_gradient():
     @tf.custom_gradient
     def bad_square(x):
-        return x * x, lambda g: g * x          # should be 2 * x
+        return x * x, lambda g: g * x  # should be 2 * x
+
     with pytest.raises(AssertionError):
         check_grads(bad_square, np.array([1.5, -0.5]), order=1)
 
 
 def test_check_jvp_passes_on_the_true_rule():
     from minitape.testing import check_jvp
+
     check_jvp(tf.sin, np.array([0.3, -1.2, 2.0]))
 
 
 def test_check_jvp_fails_on_a_wrong_rule(swap_rule):
     # forward mode comes from the VJP rule: a wrong VJP makes a wrong JVP, and check_jvp says so
     from minitape.testing import check_jvp
+
     swap_rule(ops.Sin, (lambda g, ans, x: g * tf.sin(x),))
     with pytest.raises(AssertionError, match="JVP check failed"):
         check_jvp(tf.sin, np.array([0.3, -1.2, 2.0]))
@@ -69,6 +74,7 @@ def test_check_jvp_fails_on_a_wrong_rule(swap_rule):
 def test_compute_gradient_jacobians():
     # y = [x0 * x1, x0 + x1]: d/dx = [[x1, x0], [1, 1]]
     theoretical, numerical = tf.test.compute_gradient(
-        lambda x: tf.stack([x[0] * x[1], x[0] + x[1]]), [tf.constant([2.0, 3.0], tf.float64)])
+        lambda x: tf.stack([x[0] * x[1], x[0] + x[1]]), [tf.constant([2.0, 3.0], tf.float64)]
+    )
     np.testing.assert_allclose(theoretical[0], [[3.0, 2.0], [1.0, 1.0]])
     np.testing.assert_allclose(numerical[0], [[3.0, 2.0], [1.0, 1.0]], rtol=1e-6)

@@ -39,12 +39,18 @@ def test_graph_of_the_first_tape():
     k = by_label(g)
     consts = {float(n.value): key for key, n in g.nodes.items() if n.kind == "constant"}
     assert set(consts) == {5.0, 2.0}
-    assert sorted(g.edges) == sorted([
-        (k["w"], k["Mul#0"]), (k["x"], k["Mul#0"]),
-        (k["Mul#0"], k["y"]), (k["b"], k["y"]),
-        (k["y"], k["Sub#2"]), (consts[5.0], k["Sub#2"]),
-        (k["Sub#2"], k["loss"]), (consts[2.0], k["loss"]),
-    ])
+    assert sorted(g.edges) == sorted(
+        [
+            (k["w"], k["Mul#0"]),
+            (k["x"], k["Mul#0"]),
+            (k["Mul#0"], k["y"]),
+            (k["b"], k["y"]),
+            (k["y"], k["Sub#2"]),
+            (consts[5.0], k["Sub#2"]),
+            (k["Sub#2"], k["loss"]),
+            (consts[2.0], k["loss"]),
+        ]
+    )
     assert g.nodes[k["loss"]].label.splitlines() == ["loss = Pow", "shape=()", "value 4"]
     assert g.nodes[k["w"]].label.splitlines()[0] == "w (Variable)"
     # sources are left of the ops that use them, and every op is right of its inputs
@@ -59,8 +65,8 @@ def test_graph_shapes_watched_tensors_and_reuse():
     unused = tf.Variable(7.0, name="unused")
     with tf.GradientTape() as tape:
         tape.watch(x)
-        unused.numpy()                  # not read through an op: never watched
-        _ = unused + 0.0                # read: watched, but nothing uses the result
+        unused.numpy()  # not read through an op: never watched
+        _ = unused + 0.0  # read: watched, but nothing uses the result
         h = tf.matmul(x, kernel)
         z = h * h * frozen
         out = tf.reduce_sum(z)
@@ -73,8 +79,11 @@ def test_graph_shapes_watched_tensors_and_reuse():
     assert g.nodes[k["MatMul#1"]].label.splitlines() == ["MatMul", "shape=(3, 4)"]
     # h * h: two edges from the same node; the non-trainable variable is a constant
     assert g.edges.count((k["MatMul#1"], k["Mul#2"])) == 2
-    frozen_keys = [key for key, n in g.nodes.items() if n.kind == "constant" and n.shape == "()"
-                   and float(n.value) == 2.0]
+    frozen_keys = [
+        key
+        for key, n in g.nodes.items()
+        if n.kind == "constant" and n.shape == "()" and float(n.value) == 2.0
+    ]
     assert len(frozen_keys) == 1 and (frozen_keys[0], k["Mul#3"]) in g.edges
     assert (k["Mul#3"], k["out"]) in g.edges
 
@@ -98,7 +107,7 @@ def test_walk_of_the_first_tape():
     assert [float(v) for v in walk.gradients] == [12.0, 4.0]
     assert walk.describe(4) == "step 4: Mul (Mul#0) gets gradient 4, sends 12 to w, 8 to x"
     table = walk.table()
-    assert "loss (Pow)" in table and table.count("\n") == 7   # header + 7 rows
+    assert "loss (Pow)" in table and table.count("\n") == 7  # header + 7 rows
     # the one-shot tape was only read: it still answers its one call, and only one
     dw, db = tape.gradient(loss, [w, b])
     assert (float(dw), float(db)) == (12.0, 4.0)
@@ -135,7 +144,7 @@ def test_walk_matches_gradient_with_reuse_broadcasting_and_unconnected():
         spare = tf.Variable(1.0, name="spare")
         with tf.GradientTape(persistent=True) as tape:
             tape.watch(x)
-            h = tf.tanh(tf.matmul(x, kernel) + bias)       # bias broadcast over 5 rows
+            h = tf.tanh(tf.matmul(x, kernel) + bias)  # bias broadcast over 5 rows
             loss = tf.reduce_mean(h * h) + tf.reduce_sum(h[:, 0]) * tf.reduce_max(x)
         return tape, loss, [kernel, bias, x, spare]
 
@@ -160,11 +169,11 @@ def test_walk_is_not_recorded_on_an_active_outer_tape():
     x = tf.Variable(2.0)
     with tf.GradientTape() as outer:
         with tf.GradientTape() as inner:
-            y = x ** 3
+            y = x**3
         n_outer, n_inner = len(outer._entries), len(inner._entries)
         walk = viz.backward_steps(inner, y, x)
         assert (len(outer._entries), len(inner._entries)) == (n_outer, n_inner)
-        dy = inner.gradient(y, x)                       # this one is recorded by `outer`
+        dy = inner.gradient(y, x)  # this one is recorded by `outer`
     assert float(walk.gradients[0]) == float(dy) == 12.0
     assert float(outer.gradient(dy, x)) == 12.0
 
@@ -182,7 +191,7 @@ def test_drawings_return_figures():
         assert isinstance(fig, matplotlib.figure.Figure)
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert "grad 12" in texts and "grad 8" in texts and fig.axes[0].get_title().startswith("step 4")
-    fig.canvas.draw()                                    # really render it
+    fig.canvas.draw()  # really render it
 
 
 def test_draw_on_given_axes_and_step_through_widget():
@@ -199,18 +208,18 @@ def test_draw_on_given_axes_and_step_through_widget():
 def test_an_arrow_that_would_cross_a_box_goes_around_it():
     s = tf.Variable(3.0, name="s")
     with tf.GradientTape() as tape:
-        y = s * s + s                   # s -> AddV2 would run straight through the Mul box
+        y = s * s + s  # s -> AddV2 would run straight through the Mul box
     g = viz.tape_graph(tape, names={"y": y})
     k = by_label(g)
     assert g.ops() == ["Mul", "AddV2"]
     bends = dict(zip(g.edges, g.rads))
     assert bends[(k["s"], k["y"])] != 0.0 and bends[(k["Mul#0"], k["y"])] == 0.0
-    assert sorted(g.rads[:2]) == [-0.125, 0.125]          # s * s: two arrows, bent apart
+    assert sorted(g.rads[:2]) == [-0.125, 0.125]  # s * s: two arrows, bent apart
 
 
 def test_empty_recording_draws_a_note():
     x = tf.constant(1.0)
     with tf.GradientTape() as tape:
-        x * 2.0                          # nothing watched: nothing recorded
+        x * 2.0  # nothing watched: nothing recorded
     fig = viz.draw_tape(tape)
     assert "(the tape recorded nothing)" in [t.get_text() for t in fig.axes[0].texts]

@@ -8,6 +8,7 @@
 
 There is no `compile`/`fit`: the course writes its training loops by hand, with a tape.
 """
+
 from . import activations, initializers, layers, losses, models, optimizers  # noqa: F401
 from .layers import Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401

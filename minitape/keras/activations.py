@@ -5,13 +5,14 @@ Keras 3 computes them on TensorFlow.
 as `_keras_logits`): the cross-entropy losses then start from the logits, not from the
 probabilities, which saves them from clipping a saturated probability (see `logits_of`).
 """
+
 import weakref
 
 from .. import nn_ops
 from .. import ops as o
 from ..tensor import convert_to_tensor
 
-_LOGITS = {}   # id(output) -> logits, while the output lives
+_LOGITS = {}  # id(output) -> logits, while the output lives
 
 
 def _keep_logits(output, logits):
@@ -25,9 +26,32 @@ def logits_of(output):
     entry = _LOGITS.get(id(output))
     return entry[1] if entry is not None and entry[0]() is output else None
 
-__all__ = ["relu", "tanh", "sigmoid", "elu", "softplus", "linear", "softmax", "log_softmax",
-           "gelu", "silu", "swish", "selu", "relu6", "leaky_relu", "softsign", "exponential",
-           "hard_sigmoid", "hard_silu", "hard_swish", "mish", "log_sigmoid", "celu", "get"]
+
+__all__ = [
+    "relu",
+    "tanh",
+    "sigmoid",
+    "elu",
+    "softplus",
+    "linear",
+    "softmax",
+    "log_softmax",
+    "gelu",
+    "silu",
+    "swish",
+    "selu",
+    "relu6",
+    "leaky_relu",
+    "softsign",
+    "exponential",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "mish",
+    "log_sigmoid",
+    "celu",
+    "get",
+]
 
 
 def relu(x, alpha=0.0, max_value=None):
@@ -135,9 +159,31 @@ def linear(x):
     return x
 
 
-_BY_NAME = {f.__name__: f for f in (relu, tanh, sigmoid, elu, softplus, linear, softmax,
-                                    log_softmax, gelu, silu, selu, relu6, leaky_relu, softsign,
-                                    exponential, hard_sigmoid, hard_silu, mish, log_sigmoid, celu)}
+_BY_NAME = {
+    f.__name__: f
+    for f in (
+        relu,
+        tanh,
+        sigmoid,
+        elu,
+        softplus,
+        linear,
+        softmax,
+        log_softmax,
+        gelu,
+        silu,
+        selu,
+        relu6,
+        leaky_relu,
+        softsign,
+        exponential,
+        hard_sigmoid,
+        hard_silu,
+        mish,
+        log_sigmoid,
+        celu,
+    )
+}
 _BY_NAME.update(swish=silu, hard_swish=hard_silu)
 
 
@@ -147,8 +193,10 @@ def get(identifier):
         return linear
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
-            raise ValueError(f"Could not interpret activation function identifier: {identifier} "
-                             f"(minitape knows {', '.join(sorted(_BY_NAME))})")
+            raise ValueError(
+                f"Could not interpret activation function identifier: {identifier} "
+                f"(minitape knows {', '.join(sorted(_BY_NAME))})"
+            )
         return _BY_NAME[identifier]
     if callable(identifier):
         return identifier

@@ -3,6 +3,7 @@
 They draw from `minitape.random`, so `tf.random.set_seed(s)` before building a model makes its
 initial weights repeat exactly (the numbers are not TF's: the random generators differ).
 """
+
 import math
 
 import numpy as np
@@ -11,8 +12,16 @@ from .. import random
 from ..dtypes import as_dtype, float32
 from ..ops import fill, ones, zeros
 
-__all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
-           "GlorotUniform", "get"]
+__all__ = [
+    "Initializer",
+    "Zeros",
+    "Ones",
+    "Constant",
+    "RandomNormal",
+    "RandomUniform",
+    "GlorotUniform",
+    "get",
+]
 
 
 class Initializer:
@@ -85,17 +94,28 @@ class GlorotUniform(Initializer):
         return random.uniform(shape, -limit, limit, dtype or float32, seed=self.seed)
 
 
-_BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal,
-            "random_uniform": RandomUniform, "glorot_uniform": GlorotUniform}
+_BY_NAME = {
+    "zeros": Zeros,
+    "ones": Ones,
+    "constant": Constant,
+    "random_normal": RandomNormal,
+    "random_uniform": RandomUniform,
+    "glorot_uniform": GlorotUniform,
+}
 
 
 def get(identifier):
     """An initializer from its name ('glorot_uniform', 'zeros', ...), or a callable as is."""
     if isinstance(identifier, str):
-        key = identifier if identifier in _BY_NAME else \
-            "".join("_" + c.lower() if c.isupper() else c for c in identifier).lstrip("_")
+        key = (
+            identifier
+            if identifier in _BY_NAME
+            else "".join("_" + c.lower() if c.isupper() else c for c in identifier).lstrip("_")
+        )
         if key not in _BY_NAME:
-            raise ValueError(f"Unknown initializer: '{identifier}'. Known names: {sorted(_BY_NAME)}.")
+            raise ValueError(
+                f"Unknown initializer: '{identifier}'. Known names: {sorted(_BY_NAME)}."
+            )
         return _BY_NAME[key]()
     if callable(identifier):
         return identifier

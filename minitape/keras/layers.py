@@ -9,6 +9,7 @@ its own, a `Layer` stored on it (or in a list/tuple/dict attribute) contributes 
 variables too. That is all `trainable_variables` does, for a Dense layer as for a whole
 model written as a `Model` subclass.
 """
+
 import functools
 import inspect
 import re
@@ -23,7 +24,7 @@ from . import activations, initializers
 __all__ = ["Layer", "Dense"]
 
 _name_counts = {}
-_scope = []   # the names of the layers being called or built, outermost first (Keras' name scope)
+_scope = []  # the names of the layers being called or built, outermost first (Keras' name scope)
 
 
 def _unique_name(cls):
@@ -43,7 +44,7 @@ class _LayerVariable(Variable):
     __slots__ = ("_short_name", "_path")
 
     def __init__(self, initial_value, name, path, **kwargs):
-        super().__init__(initial_value, name=path, **kwargs)   # (TF's tf.Variable under it)
+        super().__init__(initial_value, name=path, **kwargs)  # (TF's tf.Variable under it)
         self._short_name = name
         self._path = path
 
@@ -57,8 +58,10 @@ class _LayerVariable(Variable):
 
     def __repr__(self):
         value = " ".join(str(self.numpy()).split())
-        return (f"<Variable path={self._path}, shape={tuple(self.shape)}, "
-                f"dtype={self.dtype.name}, value={value}>")
+        return (
+            f"<Variable path={self._path}, shape={tuple(self.shape)}, "
+            f"dtype={self.dtype.name}, value={value}>"
+        )
 
 
 def _variable_path(layer, name):
@@ -77,8 +80,9 @@ def _accepts(fn, arg):
 class Layer:
     """The base class: variables found in attributes, lazy `build`, `__call__` -> `call`."""
 
-    def __init__(self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None,
-                 **kwargs):
+    def __init__(
+        self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs
+    ):
         if kwargs:
             raise TypeError(f"Keyword argument not understood: {', '.join(map(repr, kwargs))}")
         self.name = name or _unique_name(type(self))
@@ -104,18 +108,19 @@ class Layer:
     # -- calling -------------------------------------------------------------------------
     def __call__(self, inputs, *args, **kwargs):
         if isinstance(inputs, (list, tuple)) and not any(map(is_tensor, nest.flatten(inputs))):
-            inputs = convert_to_tensor(inputs)   # plain nested lists of numbers: one array
+            inputs = convert_to_tensor(inputs)  # plain nested lists of numbers: one array
         inputs = nest.map_structure(self._as_input, inputs)
         self._check_input(inputs)
-        _scope.append(self.name)      # variables built in here are named under this layer
+        _scope.append(self.name)  # variables built in here are named under this layer
         try:
             if not self.built:
-                with init_scope():   # variables are created once, outside any trace or tape
-                    self.build(nest.map_structure(lambda t: t.shape if is_tensor(t) else None,
-                                                  inputs))
+                with init_scope():  # variables are created once, outside any trace or tape
+                    self.build(
+                        nest.map_structure(lambda t: t.shape if is_tensor(t) else None, inputs)
+                    )
                 self.built = True
             if "training" in kwargs and not _accepts(type(self).call, "training"):
-                del kwargs["training"]    # a layer that behaves the same either way ignores it
+                del kwargs["training"]  # a layer that behaves the same either way ignores it
             return self.call(inputs, *args, **kwargs)
         finally:
             _scope.pop()
@@ -192,13 +197,17 @@ class Layer:
         """Assign numpy values to the weights, in the order `get_weights` gives them."""
         mine = self.weights
         if len(weights) != len(mine):
-            raise ValueError(f"Layer {self.name!r} expects {len(mine)} weights, but the given "
-                             f"list has {len(weights)} entries.")
+            raise ValueError(
+                f"Layer {self.name!r} expects {len(mine)} weights, but the given "
+                f"list has {len(weights)} entries."
+            )
         for var, value in zip(mine, weights):
             value = convert_to_tensor(value, dtype=var.dtype)
             if value.shape != var.shape:
-                raise ValueError(f"Layer weight shape {tuple(var.shape)} not compatible with "
-                                 f"provided weight shape {tuple(value.shape)}")
+                raise ValueError(
+                    f"Layer weight shape {tuple(var.shape)} not compatible with "
+                    f"provided weight shape {tuple(value.shape)}"
+                )
             var.assign(value)
 
     def __repr__(self):
@@ -212,12 +221,21 @@ class Dense(Layer):
     `kernel` has shape (input features, units) and starts Glorot-uniform; `bias` has shape
     (units,) and starts at zero. Both are created on the first call."""
 
-    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+    def __init__(
+        self,
+        units,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
-            raise ValueError(f"Received an invalid value for `units`, expected a positive "
-                             f"integer. Received: units={units!r}")
+            raise ValueError(
+                f"Received an invalid value for `units`, expected a positive "
+                f"integer. Received: units={units!r}"
+            )
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -227,27 +245,39 @@ class Dense(Layer):
         self.bias = None
 
     def _check_input(self, inputs):
-        if not is_tensor(inputs):     # (None, a string, a dict: Keras' words)
-            raise ValueError(f"Inputs to a layer should be tensors. Got '{inputs!r}' (of type "
-                             f"{type(inputs)}) as input for layer '{self.name}'.")
+        if not is_tensor(inputs):  # (None, a string, a dict: Keras' words)
+            raise ValueError(
+                f"Inputs to a layer should be tensors. Got '{inputs!r}' (of type "
+                f"{type(inputs)}) as input for layer '{self.name}'."
+            )
         shape = inputs.shape
         if len(shape) < 2:
-            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
-                             f"expected min_ndim=2, found ndim={len(shape)}. Full shape received: "
-                             f"{tuple(shape)}. (A batch of examples has shape (batch, features); "
-                             f"a single example x can be given as x[None, :].)")
+            raise ValueError(
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+                f"expected min_ndim=2, found ndim={len(shape)}. Full shape received: "
+                f"{tuple(shape)}. (A batch of examples has shape (batch, features); "
+                f"a single example x can be given as x[None, :].)"
+            )
         if self.built and shape[-1] != self.kernel.shape[0]:
-            raise ValueError(f'Input 0 of layer "{self.name}" is incompatible with the layer: '
-                             f"expected axis -1 of input shape to have value "
-                             f"{self.kernel.shape[0]}, but received input with shape {tuple(shape)}")
+            raise ValueError(
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: '
+                f"expected axis -1 of input shape to have value "
+                f"{self.kernel.shape[0]}, but received input with shape {tuple(shape)}"
+            )
 
     def build(self, input_shape):
         in_features = TensorShape(input_shape)[-1]
-        self.kernel = _LayerVariable(self.kernel_initializer((in_features, self.units), self.dtype),
-                                     "kernel", _variable_path(self, "kernel"))
+        self.kernel = _LayerVariable(
+            self.kernel_initializer((in_features, self.units), self.dtype),
+            "kernel",
+            _variable_path(self, "kernel"),
+        )
         if self.use_bias:
-            self.bias = _LayerVariable(self.bias_initializer((self.units,), self.dtype),
-                                       "bias", _variable_path(self, "bias"))
+            self.bias = _LayerVariable(
+                self.bias_initializer((self.units,), self.dtype),
+                "bias",
+                _variable_path(self, "bias"),
+            )
         self.built = True
 
     def call(self, inputs):

@@ -26,12 +26,27 @@ from ..tensor import _TensorLike, convert_to_tensor, read
 from .activations import logits_of
 from .layers import _unique_name
 
-__all__ = ["Loss", "Reduction", "MeanSquaredError", "MeanAbsoluteError", "BinaryCrossentropy",
-           "CategoricalCrossentropy", "SparseCategoricalCrossentropy", "mean_squared_error",
-           "mean_absolute_error", "binary_crossentropy", "categorical_crossentropy",
-           "sparse_categorical_crossentropy", "mse", "mae", "MSE", "MAE", "get"]
+__all__ = [
+    "Loss",
+    "Reduction",
+    "MeanSquaredError",
+    "MeanAbsoluteError",
+    "BinaryCrossentropy",
+    "CategoricalCrossentropy",
+    "SparseCategoricalCrossentropy",
+    "mean_squared_error",
+    "mean_absolute_error",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "sparse_categorical_crossentropy",
+    "mse",
+    "mae",
+    "MSE",
+    "MAE",
+    "get",
+]
 
-EPSILON = 1e-7   # Keras' backend.epsilon(): keeps probabilities away from 0 and 1
+EPSILON = 1e-7  # Keras' backend.epsilon(): keeps probabilities away from 0 and 1
 
 
 def _as(x, dtype):
@@ -72,8 +87,11 @@ def _prepare(y_true, y_pred):
         try:
             np.broadcast_shapes(t, p)
         except ValueError:
-            raise invalid("Sub", f"Incompatible shapes: {list(t)} vs. {list(p)} (y_true has "
-                                 f"shape {tuple(t)}, y_pred has shape {tuple(p)})") from None
+            raise invalid(
+                "Sub",
+                f"Incompatible shapes: {list(t)} vs. {list(p)} (y_true has "
+                f"shape {tuple(t)}, y_pred has shape {tuple(p)})",
+            ) from None
     return y_true, y_pred
 
 
@@ -107,11 +125,15 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     t, p = y_true._value.shape, y_pred._value.shape
     if len(t) != len(p):
-        raise ValueError("Arguments `target` and `output` must have the same rank (ndim). "
-                         f"Received: target.shape={t}, output.shape={p}")
+        raise ValueError(
+            "Arguments `target` and `output` must have the same rank (ndim). "
+            f"Received: target.shape={t}, output.shape={p}"
+        )
     if t != p:
-        raise ValueError("Arguments `target` and `output` must have the same shape. "
-                         f"Received: target.shape={t}, output.shape={p}")
+        raise ValueError(
+            "Arguments `target` and `output` must have the same shape. "
+            f"Received: target.shape={t}, output.shape={p}"
+        )
     if from_logits:
         per_element = sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
@@ -133,22 +155,29 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     clipped to [1e-7, 1 - 1e-7] as Keras does), or with `from_logits=True` raw scores
     (p = softmax of them; computed stably, the form to prefer)."""
     if isinstance(axis, bool):
-        raise ValueError(f"`axis` must be of type `int`. Received: axis={axis} of type "
-                         f"{type(axis)}")
+        raise ValueError(
+            f"`axis` must be of type `int`. Received: axis={axis} of type {type(axis)}"
+        )
     y_pred = convert_to_tensor(y_pred)
     y_true = _as(y_true, y_pred._value.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / y_true._value.shape[-1]
     t, p = y_true.shape, y_pred.shape
     if len(t) < 1:
-        raise ValueError("Arguments `target` and `output` must be at least rank 1. Received: "
-                         f"target.shape={t}, output.shape={p}")
+        raise ValueError(
+            "Arguments `target` and `output` must be at least rank 1. Received: "
+            f"target.shape={t}, output.shape={p}"
+        )
     if len(t) != len(p):
-        raise ValueError("Arguments `target` and `output` must have the same rank (ndim). "
-                         f"Received: target.shape={t}, output.shape={p}")
+        raise ValueError(
+            "Arguments `target` and `output` must have the same rank (ndim). "
+            f"Received: target.shape={t}, output.shape={p}"
+        )
     if t != p:
-        raise ValueError("Arguments `target` and `output` must have the same shape. "
-                         f"Received: target.shape={t}, output.shape={p}")
+        raise ValueError(
+            "Arguments `target` and `output` must have the same shape. "
+            f"Received: target.shape={t}, output.shape={p}"
+        )
     output, from_logits = _from_logits(y_pred, from_logits)
     if from_logits:
         return nn_ops.softmax_cross_entropy_with_logits(labels=y_true, logits=output, axis=axis)
@@ -157,8 +186,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     return -o.reduce_sum(y_true * o.log(output), axis)
 
 
-def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None,
-                                    axis=-1):
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None, axis=-1):
     """-log(p[label]) for integer class labels: one value per example. As
     `categorical_crossentropy` with `y_true = one_hot(labels)`, without building it.
     Labels equal to `ignore_class` give a loss of 0 (and are left out of the mean)."""
@@ -186,11 +214,15 @@ def _sparse_cce(y_true, y_pred, from_logits, ignore_class, axis):
     if len(p) < 1:
         raise ValueError(f"Argument `output` must be at least rank 1. Received: output.shape={p}")
     if len(t) != len(p) - 1:
-        raise ValueError("Argument `output` must have rank (ndim) `target.ndim - 1`. Received: "
-                         f"target.shape={t}, output.shape={p}")
+        raise ValueError(
+            "Argument `output` must have rank (ndim) `target.ndim - 1`. Received: "
+            f"target.shape={t}, output.shape={p}"
+        )
     if t != p[:-1]:
-        raise ValueError("Arguments `target` and `output` must have the same shape up until the "
-                         f"last dimension: target.shape={t}, output.shape={p}")
+        raise ValueError(
+            "Arguments `target` and `output` must have the same shape up until the "
+            f"last dimension: target.shape={t}, output.shape={p}"
+        )
     if not from_logits:
         output = o.log(o.clip_by_value(output, EPSILON, 1 - EPSILON))
     losses = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=target, logits=output)
@@ -207,10 +239,11 @@ mae = MAE = mean_absolute_error
 class Reduction:
     """Names of the ways a loss object can reduce per-example losses (`tf.keras` keeps this
     class from Keras 2; Keras 3 losses take the strings, and no longer "auto")."""
+
     AUTO = "auto"
-    NONE = "none"                                  # one loss per example
-    SUM = "sum"                                    # their sum
-    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"    # their mean (the default)
+    NONE = "none"  # one loss per example
+    SUM = "sum"  # their sum
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"  # their mean (the default)
 
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
@@ -219,14 +252,14 @@ _REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sa
 def _reduce(losses, sample_weight, reduction):
     """Keras 3's reduction: one loss per example in, one number out (unless "none")."""
     if reduction in (None, "none") or losses._value.shape in ((), (0,)):
-        return losses                 # (already one number, or nothing to reduce)
+        return losses  # (already one number, or nothing to reduce)
     total = o.reduce_sum(losses)
     if reduction == "sum":
         return total
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
-        n = o.reduce_sum(sample_weight)            # the mean weighted by the sample weights
+        n = o.reduce_sum(sample_weight)  # the mean weighted by the sample weights
     else:
-        n = losses._value.size                     # the mean over every per-example loss
+        n = losses._value.size  # the mean over every per-example loss
     return o.divide_no_nan(total, n)
 
 
@@ -240,10 +273,12 @@ class Loss:
 
     def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None, **fn_kwargs):
         if reduction not in _REDUCTIONS:
-            raise ValueError("Invalid value for argument `reduction`. Expected one of "
-                             f"{set(_REDUCTIONS)}. Received: reduction={reduction}")
+            raise ValueError(
+                "Invalid value for argument `reduction`. Expected one of "
+                f"{set(_REDUCTIONS)}. Received: reduction={reduction}"
+            )
         self.reduction = reduction
-        self.name = name or _unique_name(type(self))       # 'halved', 'halved_1', ... as Keras
+        self.name = name or _unique_name(type(self))  # 'halved', 'halved_1', ... as Keras
         self._dtype = (dtypes.float32 if dtype is None else dtypes.as_dtype(dtype))._np
         self._fn_kwargs = fn_kwargs
 
@@ -262,8 +297,7 @@ class Loss:
         if mask is not None:
             mask = o.cast(mask, losses.dtype)
             if self.reduction in ("mean", "sum_over_batch_size"):
-                weight = o.divide_no_nan(o.cast(mask._value.size, losses.dtype),
-                                         o.reduce_sum(mask))
+                weight = o.divide_no_nan(o.cast(mask._value.size, losses.dtype), o.reduce_sum(mask))
                 mask = o.where(mask > 0, weight, 0.0)
             if sample_weight is None:
                 sample_weight = mask
@@ -290,6 +324,7 @@ class Loss:
 
 class MeanSquaredError(Loss):
     """mean((y_true - y_pred)**2): the loss for regression."""
+
     fn = staticmethod(mean_squared_error)
 
     def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error", dtype=None):
@@ -298,6 +333,7 @@ class MeanSquaredError(Loss):
 
 class MeanAbsoluteError(Loss):
     """mean(|y_true - y_pred|): like MSE, but large errors count linearly, not squared."""
+
     fn = staticmethod(mean_absolute_error)
 
     def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error", dtype=None):
@@ -306,24 +342,52 @@ class MeanAbsoluteError(Loss):
 
 class BinaryCrossentropy(Loss):
     """Cross-entropy for 0/1 labels; `from_logits=True` if y_pred are raw scores (no sigmoid)."""
+
     fn = staticmethod(binary_crossentropy)
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction="sum_over_batch_size", name="binary_crossentropy", dtype=None):
-        super().__init__(name, reduction, dtype, from_logits=from_logits,
-                         label_smoothing=label_smoothing, axis=axis)
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="binary_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            name,
+            reduction,
+            dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
         self.from_logits = from_logits
 
 
 class CategoricalCrossentropy(Loss):
     """Cross-entropy for one-hot targets (y_true of shape (batch, classes)); `from_logits=True`
     if y_pred are raw scores (no softmax)."""
+
     fn = staticmethod(categorical_crossentropy)
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction="sum_over_batch_size", name="categorical_crossentropy", dtype=None):
-        super().__init__(name, reduction, dtype, from_logits=from_logits,
-                         label_smoothing=label_smoothing, axis=axis)
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="categorical_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(
+            name,
+            reduction,
+            dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
         self.from_logits = from_logits
         self.label_smoothing = label_smoothing
         self.axis = axis
@@ -334,10 +398,15 @@ class SparseCategoricalCrossentropy(Loss):
     `from_logits=True` if y_pred are raw scores (no softmax). Labels equal to `ignore_class`
     are left out."""
 
-    def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size",
-                 name="sparse_categorical_crossentropy", dtype=None):
-        super().__init__(name, reduction, dtype, from_logits=from_logits,
-                         ignore_class=ignore_class)
+    def __init__(
+        self,
+        from_logits=False,
+        ignore_class=None,
+        reduction="sum_over_batch_size",
+        name="sparse_categorical_crossentropy",
+        dtype=None,
+    ):
+        super().__init__(name, reduction, dtype, from_logits=from_logits, ignore_class=ignore_class)
         self.from_logits = from_logits
         self.ignore_class = ignore_class
 
@@ -347,18 +416,26 @@ class SparseCategoricalCrossentropy(Loss):
         return self._weigh_and_reduce(losses, sample_weight, mask)
 
 
-_BY_NAME = {"mean_squared_error": mean_squared_error, "mse": mse, "MSE": MSE,
-            "mean_absolute_error": mean_absolute_error, "mae": mae, "MAE": MAE,
-            "binary_crossentropy": binary_crossentropy,
-            "categorical_crossentropy": categorical_crossentropy,
-            "sparse_categorical_crossentropy": sparse_categorical_crossentropy}
+_BY_NAME = {
+    "mean_squared_error": mean_squared_error,
+    "mse": mse,
+    "MSE": MSE,
+    "mean_absolute_error": mean_absolute_error,
+    "mae": mae,
+    "MAE": MAE,
+    "binary_crossentropy": binary_crossentropy,
+    "categorical_crossentropy": categorical_crossentropy,
+    "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
+}
 
 
 def get(identifier):
     """A loss function from its name ('mse', 'binary_crossentropy', ...), or a callable."""
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown loss function: '{identifier}'. Known names: {sorted(_BY_NAME)}.")
+            raise ValueError(
+                f"Unknown loss function: '{identifier}'. Known names: {sorted(_BY_NAME)}."
+            )
         return _BY_NAME[identifier]
     if callable(identifier):
         return identifier

@@ -16,6 +16,7 @@
 A Model is a Layer: it finds its variables in its attributes (layers, nested models, and
 Variables set directly), so there is nothing to register.
 """
+
 from ..function import init_scope
 from ..ops import zeros
 from .layers import Layer
@@ -29,9 +30,11 @@ class Model(Layer):
 
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise NotImplementedError("minitape's Model does not support the functional API "
-                                      "Model(inputs, outputs): subclass Model and write call(), "
-                                      "or use Sequential([...]).")
+            raise NotImplementedError(
+                "minitape's Model does not support the functional API "
+                "Model(inputs, outputs): subclass Model and write call(), "
+                "or use Sequential([...])."
+            )
         super().__init__(**kwargs)
 
     @property
@@ -39,8 +42,10 @@ class Model(Layer):
         return self._tracked()[1]
 
     def call(self, inputs, training=None):
-        raise NotImplementedError(f"Model {type(self).__name__} has no call(): define "
-                                  f"`def call(self, inputs, training=False)` in the subclass.")
+        raise NotImplementedError(
+            f"Model {type(self).__name__} has no call(): define "
+            f"`def call(self, inputs, training=False)` in the subclass."
+        )
 
 
 class Sequential(Model):
@@ -57,12 +62,14 @@ class Sequential(Model):
 
     def add(self, layer):
         if not isinstance(layer, Layer):
-            raise TypeError(f"The added layer must be an instance of class Layer. Received: "
-                            f"layer={layer!r} of type {type(layer).__name__}.")
+            raise TypeError(
+                f"The added layer must be an instance of class Layer. Received: "
+                f"layer={layer!r} of type {type(layer).__name__}."
+            )
         self._layers.append(layer)
         shape = self._layers[0]._batch_input_shape
         if shape is not None:
-            with init_scope():                 # run an example through, to build every layer
+            with init_scope():  # run an example through, to build every layer
                 self(zeros((1,) + shape[1:], self._layers[0].dtype))
 
     @property

@@ -12,6 +12,7 @@ Because the state lives in variables and not in Python numbers, a training step 
 The updates are written with minitape ops in the order Keras computes them, so the float32
 results are TF's. They change variables in place (`assign`, `assign_add`, `assign_sub`).
 """
+
 from .. import dtypes
 from ..clip_ops import clip_by_global_norm, clip_by_norm
 from ..errors import InvalidArgumentError
@@ -35,18 +36,23 @@ class Optimizer:
 
     def __init__(self, learning_rate, name, clipnorm=None, clipvalue=None, global_clipnorm=None):
         if clipnorm is not None and global_clipnorm is not None:
-            raise ValueError("At most one of `clipnorm` and `global_clipnorm` can be set. "
-                             f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}.")
-        if not isinstance(learning_rate, float):      # (Keras 3: a Python float, not 1 or a tensor)
-            raise ValueError("Argument `learning_rate` should be float, or an instance of "
-                             "LearningRateSchedule, or a callable (that takes in the current "
-                             "iteration value and returns the corresponding learning rate value)."
-                             f" Received instead: learning_rate={learning_rate!r}")
+            raise ValueError(
+                "At most one of `clipnorm` and `global_clipnorm` can be set. "
+                f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}."
+            )
+        if not isinstance(learning_rate, float):  # (Keras 3: a Python float, not 1 or a tensor)
+            raise ValueError(
+                "Argument `learning_rate` should be float, or an instance of "
+                "LearningRateSchedule, or a callable (that takes in the current "
+                "iteration value and returns the corresponding learning rate value)."
+                f" Received instead: learning_rate={learning_rate!r}"
+            )
         self.name = name
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         with init_scope():
-            self._learning_rate = Variable(learning_rate, trainable=False, dtype=dtypes.float32,
-                                           name="learning_rate")
+            self._learning_rate = Variable(
+                learning_rate, trainable=False, dtype=dtypes.float32, name="learning_rate"
+            )
             self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
         self._slots = {}
 
@@ -66,8 +72,9 @@ class Optimizer:
         key = (var.ref(), name)
         if key not in self._slots:
             with init_scope():
-                self._slots[key] = Variable(zeros_like(var), trainable=False,
-                                            name=f"{var.name.split(':')[0]}/{name}")
+                self._slots[key] = Variable(
+                    zeros_like(var), trainable=False, name=f"{var.name.split(':')[0]}/{name}"
+                )
         return self._slots[key]
 
     def get_slot(self, var, name):
@@ -79,7 +86,7 @@ class Optimizer:
         (with a warning). Returns `iterations`, the step counter, after incrementing it."""
         pairs = self._check_pairs(grads_and_vars)
         grads = self._clip([g for g, _ in pairs])
-        lr = read(self._learning_rate)      # read once per step, as Keras does
+        lr = read(self._learning_rate)  # read once per step, as Keras does
         for g, (_, var) in zip(grads, pairs):
             self._update(g, var, lr)
         self.iterations.assign_add(1)
@@ -89,6 +96,7 @@ class Optimizer:
         """`apply_gradients` on the gradients of `loss` (a tensor recorded by `tape`, or a
         function of no arguments that computes it)."""
         from ..tape import GradientTape
+
         if callable(loss):
             with GradientTape() as tape:
                 loss = loss()
@@ -101,52 +109,71 @@ class Optimizer:
         try:
             items = list(grads_and_vars)
         except TypeError:
-            raise TypeError("apply_gradients expects an iterable of (gradient, variable) pairs, "
-                            "such as zip(grads, model.trainable_variables); got "
-                            f"{_short(grads_and_vars)}") from None
+            raise TypeError(
+                "apply_gradients expects an iterable of (gradient, variable) pairs, "
+                "such as zip(grads, model.trainable_variables); got "
+                f"{_short(grads_and_vars)}"
+            ) from None
         pairs, missing = [], []
         for i, item in enumerate(items):
             if not (isinstance(item, (tuple, list)) and len(item) == 2):
-                raise TypeError("apply_gradients expects (gradient, variable) pairs, such as "
-                                f"zip(grads, model.trainable_variables); item {i} is {_short(item)}")
+                raise TypeError(
+                    "apply_gradients expects (gradient, variable) pairs, such as "
+                    f"zip(grads, model.trainable_variables); item {i} is {_short(item)}"
+                )
             g, var = item
             if not isinstance(var, Variable):
                 hint = " Did you write zip(variables, grads)?" if isinstance(g, Variable) else ""
-                raise TypeError(f"apply_gradients: the second element of each pair must be a "
-                                f"tf.Variable; pair {i} has {_short(var)}.{hint}")
+                raise TypeError(
+                    f"apply_gradients: the second element of each pair must be a "
+                    f"tf.Variable; pair {i} has {_short(var)}.{hint}"
+                )
             if g is None:
                 missing.append(var)
                 continue
             pairs.append((self._check_grad(g, var), var))
         if not pairs:
-            raise ValueError(f"No gradients provided for any variable: {[v.name for _, v in items]}.")
+            raise ValueError(
+                f"No gradients provided for any variable: {[v.name for _, v in items]}."
+            )
         if missing:
-            logger.warning("Gradients do not exist for variables %s when minimizing the loss. "
-                           "(Their gradient is None: the loss does not depend on them, or they "
-                           "were not watched.)", [v.name for v in missing])
+            logger.warning(
+                "Gradients do not exist for variables %s when minimizing the loss. "
+                "(Their gradient is None: the loss does not depend on them, or they "
+                "were not watched.)",
+                [v.name for v in missing],
+            )
         return pairs
 
     @staticmethod
     def _check_grad(g, var):
-        if type(g) is Tensor:                 # (the common case, quickly)
+        if type(g) is Tensor:  # (the common case, quickly)
             gv, vv = g._value, var._read_value()
             if gv.dtype == vv.dtype and gv.shape == vv.shape:
                 return g
         if isinstance(g, (Tensor, Variable)):
             g = convert_to_tensor(g)
             if g.dtype != var.dtype and g.dtype.is_floating and var.dtype.is_floating:
-                g = cast(g, var.dtype)          # (Keras casts a gradient to its variable's)
+                g = cast(g, var.dtype)  # (Keras casts a gradient to its variable's)
             if g.dtype != var.dtype:
-                raise InvalidArgumentError(None, "apply_gradients", f"Cannot apply a "
-                                           f"{g.dtype.name} gradient to the {var.dtype.name} "
-                                           f"variable '{var.name}'.")
+                raise InvalidArgumentError(
+                    None,
+                    "apply_gradients",
+                    f"Cannot apply a "
+                    f"{g.dtype.name} gradient to the {var.dtype.name} "
+                    f"variable '{var.name}'.",
+                )
         else:
-            g = convert_to_tensor(g, dtype=var.dtype)   # numpy / Python data take var's dtype
+            g = convert_to_tensor(g, dtype=var.dtype)  # numpy / Python data take var's dtype
         if g.shape != var.shape:
-            raise InvalidArgumentError(None, "apply_gradients", f"Cannot apply a gradient of "
-                                       f"shape {tuple(g.shape)} to variable '{var.name}' of shape "
-                                       f"{tuple(var.shape)}: var and grad do not have the same "
-                                       f"shape.")
+            raise InvalidArgumentError(
+                None,
+                "apply_gradients",
+                f"Cannot apply a gradient of "
+                f"shape {tuple(g.shape)} to variable '{var.name}' of shape "
+                f"{tuple(var.shape)}: var and grad do not have the same "
+                f"shape.",
+            )
         return g
 
     def _clip(self, grads):
@@ -173,9 +200,10 @@ class SGD(Optimizer):
     `w += m * v - learning_rate * g` (using the new v)."""
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
-        if not isinstance(momentum, float) or not 0 <= momentum <= 1:   # (Keras: a float)
-            raise ValueError(f"`momentum` must be a float between [0, 1]. Received: "
-                             f"momentum={momentum}")
+        if not isinstance(momentum, float) or not 0 <= momentum <= 1:  # (Keras: a float)
+            raise ValueError(
+                f"`momentum` must be a float between [0, 1]. Received: momentum={momentum}"
+            )
         super().__init__(learning_rate, name, **kwargs)
         self.momentum, self.nesterov = momentum, nesterov
 
@@ -201,15 +229,23 @@ class Adam(Optimizer):
     (written as Keras computes it, so float32 results match). With `amsgrad=True`, the
     largest v seen so far is used in the last line."""
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, name="Adam", **kwargs):
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-7,
+        amsgrad=False,
+        name="Adam",
+        **kwargs,
+    ):
         super().__init__(learning_rate, name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
 
     def _update(self, g, var, lr):
         lr = cast(lr, var.dtype)
-        t = cast(self.iterations + 1, var.dtype)    # this step's number, read at run time
-        alpha = lr * sqrt(1 - self.beta_2 ** t) / (1 - self.beta_1 ** t)
+        t = cast(self.iterations + 1, var.dtype)  # this step's number, read at run time
+        alpha = lr * sqrt(1 - self.beta_2**t) / (1 - self.beta_1**t)
         m, v = self._slot(var, "m"), self._slot(var, "v")
         m.assign_add((g - m) * (1 - self.beta_1))
         v.assign_add((square(g) - v) * (1 - self.beta_2))

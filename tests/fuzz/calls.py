@@ -7,6 +7,7 @@ from a fixed seed; `record.py` runs it under TensorFlow 2.21 and stores each cal
 outcome in `record.json`; `test_fuzz.py` replays the stored calls against minitape. Imports
 neither TensorFlow nor minitape: both are handed in as `tf`.
 """
+
 import hashlib
 import math
 import random
@@ -123,7 +124,7 @@ POOL = {
     "int": lambda tf: int,
     "np.float32": lambda tf: np.float32,
     "np.dtype('<U3')": lambda tf: np.dtype("<U3"),
-    "lambda": lambda tf: (lambda *a, **k: 1.0),
+    "lambda": lambda tf: lambda *a, **k: 1.0,
 }
 
 # What a call's outcome needs no values for: random draws.
@@ -136,35 +137,67 @@ FUNCS = {
     "constant": (["[1.0,2.0,3.0]"], {}),
     "convert_to_tensor": (["[1.0,2.0,3.0]"], {}),
     "Variable": (["[1.0,2.0,3.0]"], {}),
-    "zeros": (["[2,3]"], {}), "ones": (["[2,3]"], {}),
-    "zeros_like": ([_T], {}), "ones_like": ([_T], {}),
+    "zeros": (["[2,3]"], {}),
+    "ones": (["[2,3]"], {}),
+    "zeros_like": ([_T], {}),
+    "ones_like": ([_T], {}),
     "fill": (["[2,3]", "1.5"], {}),
     "eye": (["2"], {}),
     "linspace": (["0.0", "1.5", "5"], {}),
     "range": (["5"], {}),
     "cast": ([_T, "tf.int32"], {}),
-    "shape": ([_T], {}), "size": ([_T], {}), "rank": ([_T], {}),
+    "shape": ([_T], {}),
+    "size": ([_T], {}),
+    "rank": ([_T], {}),
     "as_dtype": (["tf.float32"], {}),
-    "identity": ([_T], {}), "stop_gradient": ([_T], {}),
+    "identity": ([_T], {}),
+    "stop_gradient": ([_T], {}),
     "is_tensor": ([_T], {}),
     "get_static_value": ([_T], {}),
     # arithmetic
-    "add": ([_T, "1.5"], {}), "subtract": ([_T, "1.5"], {}), "multiply": ([_T, "1.5"], {}),
-    "divide": ([_T, "1.5"], {}), "truediv": (["i32_3", "i32_3"], {}),
+    "add": ([_T, "1.5"], {}),
+    "subtract": ([_T, "1.5"], {}),
+    "multiply": ([_T, "1.5"], {}),
+    "divide": ([_T, "1.5"], {}),
+    "truediv": (["i32_3", "i32_3"], {}),
     "math.divide_no_nan": ([_T, "1.5"], {}),
-    "math.floordiv": (["i32_3", "2"], {}), "math.floormod": (["i32_3", "2"], {}),
-    "pow": ([_T, "2"], {}), "maximum": ([_T, "0.0"], {}), "minimum": ([_T, "0.0"], {}),
-    "equal": ([_T, "1.5"], {}), "not_equal": ([_T, "1.5"], {}), "less": ([_T, "1.5"], {}),
+    "math.floordiv": (["i32_3", "2"], {}),
+    "math.floormod": (["i32_3", "2"], {}),
+    "pow": ([_T, "2"], {}),
+    "maximum": ([_T, "0.0"], {}),
+    "minimum": ([_T, "0.0"], {}),
+    "equal": ([_T, "1.5"], {}),
+    "not_equal": ([_T, "1.5"], {}),
+    "less": ([_T, "1.5"], {}),
     "greater_equal": ([_T, "1.5"], {}),
-    "logical_and": (["bool_3", "bool_3"], {}), "logical_or": (["bool_3", "bool_3"], {}),
-    "math.logical_xor": (["bool_3", "bool_3"], {}), "logical_not": (["bool_3"], {}),
-    "negative": ([_T], {}), "square": ([_T], {}), "sqrt": ([_T], {}), "exp": ([_T], {}),
-    "math.log": ([_T], {}), "math.log1p": ([_T], {}), "sin": ([_T], {}), "cos": ([_T], {}),
-    "tanh": ([_T], {}), "sigmoid": ([_T], {}), "nn.relu": ([_T], {}), "nn.elu": ([_T], {}),
-    "math.softplus": ([_T], {}), "abs": ([_T], {}), "sign": ([_T], {}), "round": ([_T], {}),
-    "floor": ([_T], {}), "math.ceil": ([_T], {}),
-    "math.is_nan": ([_T], {}), "math.is_inf": ([_T], {}), "math.is_finite": ([_T], {}),
-    "math.erf": ([_T], {}), "math.softmax": ([_T], {}), "math.log_sigmoid": ([_T], {}),
+    "logical_and": (["bool_3", "bool_3"], {}),
+    "logical_or": (["bool_3", "bool_3"], {}),
+    "math.logical_xor": (["bool_3", "bool_3"], {}),
+    "logical_not": (["bool_3"], {}),
+    "negative": ([_T], {}),
+    "square": ([_T], {}),
+    "sqrt": ([_T], {}),
+    "exp": ([_T], {}),
+    "math.log": ([_T], {}),
+    "math.log1p": ([_T], {}),
+    "sin": ([_T], {}),
+    "cos": ([_T], {}),
+    "tanh": ([_T], {}),
+    "sigmoid": ([_T], {}),
+    "nn.relu": ([_T], {}),
+    "nn.elu": ([_T], {}),
+    "math.softplus": ([_T], {}),
+    "abs": ([_T], {}),
+    "sign": ([_T], {}),
+    "round": ([_T], {}),
+    "floor": ([_T], {}),
+    "math.ceil": ([_T], {}),
+    "math.is_nan": ([_T], {}),
+    "math.is_inf": ([_T], {}),
+    "math.is_finite": ([_T], {}),
+    "math.erf": ([_T], {}),
+    "math.softmax": ([_T], {}),
+    "math.log_sigmoid": ([_T], {}),
     "where": (["bool_3", "f32_3", "0.0"], {}),
     "clip_by_value": ([_T, "0.0", "1.5"], {}),
     "clip_by_norm": ([_T, "1.5"], {}),
@@ -184,32 +217,50 @@ FUNCS = {
     "split": ([_T, "3"], {"axis": "1"}),
     "gather": ([_T, "[1,0]"], {"axis": "0"}),
     "one_hot": (["i32_3", "3"], {}),
-    "sort": ([_T], {"axis": "-1"}), "argsort": ([_T], {"axis": "-1"}),
+    "sort": ([_T], {"axis": "-1"}),
+    "argsort": ([_T], {"axis": "-1"}),
     "einsum": (["'ij->ji'", _T], {}),
     # reductions
-    "reduce_sum": ([_T], {"axis": "0"}), "reduce_mean": ([_T], {"axis": "0"}),
-    "reduce_max": ([_T], {"axis": "0"}), "reduce_min": ([_T], {"axis": "0"}),
-    "reduce_all": (["bool_3"], {"axis": "0"}), "reduce_any": (["bool_3"], {"axis": "0"}),
+    "reduce_sum": ([_T], {"axis": "0"}),
+    "reduce_mean": ([_T], {"axis": "0"}),
+    "reduce_max": ([_T], {"axis": "0"}),
+    "reduce_min": ([_T], {"axis": "0"}),
+    "reduce_all": (["bool_3"], {"axis": "0"}),
+    "reduce_any": (["bool_3"], {"axis": "0"}),
     "reduce_logsumexp": ([_T], {"axis": "0"}),
-    "argmax": ([_T], {"axis": "0"}), "argmin": ([_T], {"axis": "0"}),
+    "argmax": ([_T], {"axis": "0"}),
+    "argmin": ([_T], {"axis": "0"}),
     "norm": ([_T], {"axis": "0"}),
     "linalg.global_norm": (["[[1.0,2.0,3.0]]"], {}),
     # nn
-    "nn.softmax": ([_T], {}), "nn.log_softmax": ([_T], {}), "nn.relu6": ([_T], {}),
-    "nn.leaky_relu": ([_T], {}), "nn.gelu": ([_T], {}), "nn.silu": ([_T], {}),
-    "nn.selu": ([_T], {}), "nn.softsign": ([_T], {}), "nn.l2_loss": ([_T], {}),
+    "nn.softmax": ([_T], {}),
+    "nn.log_softmax": ([_T], {}),
+    "nn.relu6": ([_T], {}),
+    "nn.leaky_relu": ([_T], {}),
+    "nn.gelu": ([_T], {}),
+    "nn.silu": ([_T], {}),
+    "nn.selu": ([_T], {}),
+    "nn.softsign": ([_T], {}),
+    "nn.l2_loss": ([_T], {}),
     "nn.sigmoid_cross_entropy_with_logits": ([], {"labels": _T, "logits": _T}),
     "nn.softmax_cross_entropy_with_logits": ([], {"labels": _T, "logits": _T}),
-    "nn.sparse_softmax_cross_entropy_with_logits": ([], {"labels": "i32_3", "logits": "np_f32_2x3"}),
+    "nn.sparse_softmax_cross_entropy_with_logits": (
+        [],
+        {"labels": "i32_3", "logits": "np_f32_2x3"},
+    ),
     "nn.embedding_lookup": ([_T, "[1,0]"], {}),
     # random (values not compared: only dtype and shape)
-    "random.normal": (["[2,3]"], {}), "random.uniform": (["[2,3]"], {}),
-    "random.shuffle": (["f32_3"], {}), "random.set_seed": (["1"], {}),
+    "random.normal": (["[2,3]"], {}),
+    "random.uniform": (["[2,3]"], {}),
+    "random.shuffle": (["f32_3"], {}),
+    "random.set_seed": (["1"], {}),
     # keras functions
-    "keras.losses.mse": (["f32_3", "f32_3"], {}), "keras.losses.mae": (["f32_3", "f32_3"], {}),
+    "keras.losses.mse": (["f32_3", "f32_3"], {}),
+    "keras.losses.mae": (["f32_3", "f32_3"], {}),
     "keras.losses.binary_crossentropy": (["f32_3", "f32_3"], {}),
     "keras.losses.categorical_crossentropy": ([_T, _T], {}),
-    "keras.activations.relu": ([_T], {}), "keras.activations.softmax": ([_T], {}),
+    "keras.activations.relu": ([_T], {}),
+    "keras.activations.softmax": ([_T], {}),
     "keras.activations.get": (["'relu'"], {}),
     "keras.layers.Dense": (["3"], {}),
     "keras.optimizers.SGD": ([], {"learning_rate": "0.1"}),
@@ -217,11 +268,20 @@ FUNCS = {
     "keras.losses.MeanSquaredError": ([], {}),
     "keras.losses.BinaryCrossentropy": ([], {"from_logits": "True"}),
     # methods of tensors and variables (the first arg is the object)
-    "@__getitem__": ([_T, "0"], {}), "@__add__": ([_T, "1.5"], {}), "@__rmul__": ([_T, "1.5"], {}),
-    "@__bool__": (["bool_0d"], {}), "@__len__": ([_T], {}), "@__int__": (["i32_0d"], {}),
-    "@__float__": (["f32_0d"], {}), "@__index__": (["i32_0d"], {}), "@__iter__": ([_T], {}),
-    "@numpy": ([_T], {}), "@__eq__": ([_T, "1.5"], {}), "@__matmul__": ([_T, "np_f32_2x3"], {}),
-    "@assign": (["var_f32_3", "[1.0,2.0,3.0]"], {}), "@assign_add": (["var_f32_3", "[1.0,2.0,3.0]"], {}),
+    "@__getitem__": ([_T, "0"], {}),
+    "@__add__": ([_T, "1.5"], {}),
+    "@__rmul__": ([_T, "1.5"], {}),
+    "@__bool__": (["bool_0d"], {}),
+    "@__len__": ([_T], {}),
+    "@__int__": (["i32_0d"], {}),
+    "@__float__": (["f32_0d"], {}),
+    "@__index__": (["i32_0d"], {}),
+    "@__iter__": ([_T], {}),
+    "@numpy": ([_T], {}),
+    "@__eq__": ([_T, "1.5"], {}),
+    "@__matmul__": ([_T, "np_f32_2x3"], {}),
+    "@assign": (["var_f32_3", "[1.0,2.0,3.0]"], {}),
+    "@assign_add": (["var_f32_3", "[1.0,2.0,3.0]"], {}),
     "@assign_sub": (["var_f32_3", "[1.0,2.0,3.0]"], {}),
 }
 POOL["'ij->ji'"] = lambda tf: "ij->ji"
@@ -229,8 +289,22 @@ POOL["'relu'"] = lambda tf: "relu"
 POOL["1.0"] = lambda tf: 1.0
 
 # keyword names worth fuzzing wherever a function takes them
-KEYWORDS = ("axis", "dtype", "shape", "keepdims", "perm", "num", "delta", "output_type",
-            "batch_dims", "out_type", "seed", "momentum", "depth", "activation")
+KEYWORDS = (
+    "axis",
+    "dtype",
+    "shape",
+    "keepdims",
+    "perm",
+    "num",
+    "delta",
+    "output_type",
+    "batch_dims",
+    "out_type",
+    "seed",
+    "momentum",
+    "depth",
+    "activation",
+)
 
 
 def _resolve(tf, name):
@@ -290,18 +364,61 @@ def generate(seed=15):
 # which of KEYWORDS each function takes (TF's signatures; kept by hand so that the generator
 # needs neither library)
 _TAKES = {
-    "axis": {"reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_all", "reduce_any",
-             "reduce_logsumexp", "argmax", "argmin", "norm", "concat", "stack", "unstack",
-             "squeeze", "sort", "argsort", "gather", "one_hot", "repeat", "split", "linspace",
-             "nn.softmax", "nn.log_softmax", "math.softmax", "keras.activations.softmax",
-             "keras.losses.categorical_crossentropy", "keras.losses.binary_crossentropy"},
-    "dtype": {"constant", "convert_to_tensor", "Variable", "zeros", "ones", "zeros_like",
-              "ones_like", "eye", "range", "one_hot", "random.normal", "random.uniform"},
-    "shape": {"constant"}, "keepdims": {"reduce_sum", "reduce_mean", "reduce_max", "norm"},
-    "perm": {"transpose"}, "num": {"unstack"}, "delta": {"range"},
-    "output_type": {"argmax", "argmin"}, "batch_dims": {"gather"}, "out_type": {"shape", "size"},
+    "axis": {
+        "reduce_sum",
+        "reduce_mean",
+        "reduce_max",
+        "reduce_min",
+        "reduce_all",
+        "reduce_any",
+        "reduce_logsumexp",
+        "argmax",
+        "argmin",
+        "norm",
+        "concat",
+        "stack",
+        "unstack",
+        "squeeze",
+        "sort",
+        "argsort",
+        "gather",
+        "one_hot",
+        "repeat",
+        "split",
+        "linspace",
+        "nn.softmax",
+        "nn.log_softmax",
+        "math.softmax",
+        "keras.activations.softmax",
+        "keras.losses.categorical_crossentropy",
+        "keras.losses.binary_crossentropy",
+    },
+    "dtype": {
+        "constant",
+        "convert_to_tensor",
+        "Variable",
+        "zeros",
+        "ones",
+        "zeros_like",
+        "ones_like",
+        "eye",
+        "range",
+        "one_hot",
+        "random.normal",
+        "random.uniform",
+    },
+    "shape": {"constant"},
+    "keepdims": {"reduce_sum", "reduce_mean", "reduce_max", "norm"},
+    "perm": {"transpose"},
+    "num": {"unstack"},
+    "delta": {"range"},
+    "output_type": {"argmax", "argmin"},
+    "batch_dims": {"gather"},
+    "out_type": {"shape", "size"},
     "seed": {"random.normal", "random.uniform", "random.shuffle"},
-    "momentum": {"keras.optimizers.SGD"}, "depth": set(), "activation": {"keras.layers.Dense"},
+    "momentum": {"keras.optimizers.SGD"},
+    "depth": set(),
+    "activation": {"keras.layers.Dense"},
 }
 
 
@@ -314,8 +431,11 @@ def _digest(arr):
     """A few numbers that pin an array's values down (rounded, so float noise does not count)."""
     arr = np.asarray(arr)
     if arr.dtype.kind == "O" or arr.dtype.kind in "SU":
-        return hashlib.sha1(repr([bytes(x) if isinstance(x, (bytes, np.bytes_)) else str(x)
-                                  for x in arr.reshape(-1)]).encode()).hexdigest()[:10]
+        return hashlib.sha1(
+            repr(
+                [bytes(x) if isinstance(x, (bytes, np.bytes_)) else str(x) for x in arr.reshape(-1)]
+            ).encode()
+        ).hexdigest()[:10]
     flat = arr.reshape(-1)
     if flat.dtype.kind == "c":
         flat = np.concatenate([flat.real, flat.imag])
@@ -348,16 +468,23 @@ def outcome(result, values=True):
     if isinstance(result, dict):
         return ["dict", {str(k): outcome(v, values) for k, v in sorted(result.items(), key=str)}]
     if isinstance(result, (np.ndarray, np.generic)):
-        return ["ndarray", result.dtype.name, list(np.shape(result)),
-                _digest(result) if values else None]
+        return [
+            "ndarray",
+            result.dtype.name,
+            list(np.shape(result)),
+            _digest(result) if values else None,
+        ]
     cls = type(result).__name__
     if cls == "TensorShape":
         return ["shape", None if result.rank is None else result.as_list()]
     if cls == "DType":
         return ["dtype", result.name]
     if hasattr(result, "numpy") and hasattr(result, "dtype") and hasattr(result, "shape"):
-        kind = "variable" if any(c.__name__.endswith("Variable") for c in type(result).__mro__) \
+        kind = (
+            "variable"
+            if any(c.__name__.endswith("Variable") for c in type(result).__mro__)
             else "tensor"
+        )
         value = np.asarray(result.numpy())
         return [kind, result.dtype.name, list(value.shape), _digest(value) if values else None]
     return ["object", cls]

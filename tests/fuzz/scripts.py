@@ -1,5 +1,6 @@
 """Scripted misuse of tapes, optimizers, layers and losses, and the issue's own examples: each
 a function of the `tf` module that returns a result or raises."""
+
 import numpy as np
 
 SCRIPTS = {}
@@ -347,14 +348,14 @@ def loss_reduction_unknown(tf):
 
 @script
 def loss_sparse_float_labels(tf):
-    return tf.keras.losses.sparse_categorical_crossentropy(tf.constant([0.0, 1.0]),
-                                                           tf.ones([2, 3]) / 3)
+    return tf.keras.losses.sparse_categorical_crossentropy(
+        tf.constant([0.0, 1.0]), tf.ones([2, 3]) / 3
+    )
 
 
 @script
 def loss_sparse_label_out_of_range(tf):
-    return tf.keras.losses.sparse_categorical_crossentropy(tf.constant([0, 5]),
-                                                           tf.ones([2, 3]) / 3)
+    return tf.keras.losses.sparse_categorical_crossentropy(tf.constant([0, 5]), tf.ones([2, 3]) / 3)
 
 
 # --- the issue's examples --------------------------------------------------------------------

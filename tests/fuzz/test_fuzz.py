@@ -1,6 +1,7 @@
 """Replay every call of the differential fuzzer (calls.py, recorded under TensorFlow 2.21 in
 record.json by record.py) against minitape: the same value where TF returns, the same exception
 class where TF raises, and never an internal exception class that TF does not raise."""
+
 import json
 import warnings
 from pathlib import Path
@@ -17,12 +18,29 @@ RECORD = json.loads((Path(__file__).resolve().parent / "record.json").read_text(
 CALLS = RECORD["calls"]
 
 # Exception classes that say "minitape's insides" (or numpy's) rather than "your mistake".
-INTERNAL = {"AttributeError", "KeyError", "IndexError", "ZeroDivisionError", "OverflowError",
-            "RecursionError", "AxisError", "UFuncTypeError", "UFuncNoLoopError",
-            "_UFuncNoLoopError", "_UFuncBinaryResolutionError", "_UFuncInputCastingError",
-            "_UFuncOutputCastingError", "ComplexWarning", "LinAlgError", "AssertionError",
-            "UnboundLocalError", "NameError", "NotImplementedError", "StopIteration",
-            "broken result"}
+INTERNAL = {
+    "AttributeError",
+    "KeyError",
+    "IndexError",
+    "ZeroDivisionError",
+    "OverflowError",
+    "RecursionError",
+    "AxisError",
+    "UFuncTypeError",
+    "UFuncNoLoopError",
+    "_UFuncNoLoopError",
+    "_UFuncBinaryResolutionError",
+    "_UFuncInputCastingError",
+    "_UFuncOutputCastingError",
+    "ComplexWarning",
+    "LinAlgError",
+    "AssertionError",
+    "UnboundLocalError",
+    "NameError",
+    "NotImplementedError",
+    "StopIteration",
+    "broken result",
+}
 
 
 # Where TF itself fails with one of those (an AttributeError on a Python float's missing
@@ -48,12 +66,19 @@ def mismatch(call_id):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         got = calls.outcome_of(minitape, call)
-    if got[0] in ("raises", "broken result") and got[1].split(":")[0] in INTERNAL \
-            and got != expected:
+    if (
+        got[0] in ("raises", "broken result")
+        and got[1].split(":")[0] in INTERNAL
+        and got != expected
+    ):
         return f"leak: {got[1]} (TF: {expected})"
-    if expected[0] == "raises" and expected[1] in INTERNAL and got[0] == "raises" \
-            and got[1] in USER_ERRORS:
-        return ""       # TF leaks its insides; minitape says what was wrong (README)
+    if (
+        expected[0] == "raises"
+        and expected[1] in INTERNAL
+        and got[0] == "raises"
+        and got[1] in USER_ERRORS
+    ):
+        return ""  # TF leaks its insides; minitape says what was wrong (README)
     if not _close(expected, got):
         return f"TF {expected} != minitape {got}"
     return ""

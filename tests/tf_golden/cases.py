@@ -5775,6 +5775,6 @@ def nb09_exercises(tf):
     return [ex1, clipped, global_norm, per_tensor, g, bad]
 
 
-from . import cases_course  # noqa: E402, F401  (the course's cases, registered on import)
-from . import cases_nn  # noqa: E402, F401  (the classifier op families, registered on import)
-from . import cases_control_flow  # noqa: E402, F401  (control flow, recompute_grad, forward mode)
+# The other case modules register theirs on import: the course's claims, the classifier op
+# families, control flow with recompute_grad and forward mode.
+from . import cases_control_flow, cases_course, cases_nn  # noqa: E402, F401

@@ -36,8 +36,16 @@ def cf_cond_returns_branch_result_unchanged(tf):
 @case
 def cf_cond_pred_kinds(tf):
     x = tf.constant(2.0)
-    preds = [True, 0, 1.0, np.bool_(False), tf.constant([True]), tf.constant(0), "yes",
-             tf.Variable(False)]
+    preds = [
+        True,
+        0,
+        1.0,
+        np.bool_(False),
+        tf.constant([True]),
+        tf.constant(0),
+        "yes",
+        tf.Variable(False),
+    ]
     return [tf.cond(p, lambda: x + 1, lambda: x - 1) for p in preds]
 
 
@@ -83,8 +91,9 @@ def cf_cond_gradient_only_taken_branch(tf):
 @case
 def cf_cond_second_derivative(tf):
     x = tf.constant([0.5, -1.5])
-    return derivatives(tf, lambda t: tf.cond(tf.reduce_sum(t) < 0,
-                                             lambda: tf.sin(t) * t, lambda: t ** 3), x)
+    return derivatives(
+        tf, lambda t: tf.cond(tf.reduce_sum(t) < 0, lambda: tf.sin(t) * t, lambda: t**3), x
+    )
 
 
 @case
@@ -117,15 +126,17 @@ def cf_case_no_true_predicate_without_default(tf):
 @case(message=True)
 def cf_case_exclusive_two_true(tf):
     x = tf.constant(2.0)
-    return tf.case([(x > 1, lambda: x * 2), (x > 0, lambda: x * 3)], default=lambda: x,
-                   exclusive=True)
+    return tf.case(
+        [(x > 1, lambda: x * 2), (x > 0, lambda: x * 3)], default=lambda: x, exclusive=True
+    )
 
 
 @case
 def cf_case_exclusive_one_true(tf):
     x = tf.constant(2.0)
-    return tf.case([(x > 1, lambda: x * 2), (x > 3, lambda: x * 3)], default=lambda: x,
-                   exclusive=True)
+    return tf.case(
+        [(x > 1, lambda: x * 2), (x > 3, lambda: x * 3)], default=lambda: x, exclusive=True
+    )
 
 
 @case
@@ -158,7 +169,7 @@ def cf_case_gradient(tf):
     x = tf.constant(2.0)
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = tf.case([(x > 3, lambda: x ** 2), (x > 1, lambda: x ** 3)], default=lambda: x)
+        y = tf.case([(x > 3, lambda: x**2), (x > 1, lambda: x**3)], default=lambda: x)
     return [y, tape.gradient(y, x)]
 
 
@@ -215,8 +226,9 @@ def cf_while_maximum_iterations(tf):
     return [
         tf.while_loop(lambda i: True, lambda i: [i + 1], [tf.constant(0)], maximum_iterations=5),
         tf.while_loop(lambda i: True, lambda i: [i + 1], [tf.constant(0)], maximum_iterations=0),
-        tf.while_loop(lambda i: True, lambda i: [i + 1], [tf.constant(0)],
-                      maximum_iterations=tf.constant(2)),
+        tf.while_loop(
+            lambda i: True, lambda i: [i + 1], [tf.constant(0)], maximum_iterations=tf.constant(2)
+        ),
         tf.while_loop(lambda i: True, lambda i: [i + 1], [tf.constant(0)], maximum_iterations=2.7),
         tf.while_loop(lambda i: True, lambda i: [i + 1], [tf.constant(0)], maximum_iterations=-1),
         tf.while_loop(lambda i: i < 2, lambda i: [i + 1], [tf.constant(0)], maximum_iterations=9),
@@ -226,12 +238,23 @@ def cf_while_maximum_iterations(tf):
 @case
 def cf_while_maximum_iterations_needs_same_structure(tf):
     return [
-        attempt(tf.while_loop, lambda i: True, lambda i: i + 1, [tf.constant(0)],
-                maximum_iterations=5),
-        attempt(tf.while_loop, lambda i: True, lambda i: (i + 1,), [tf.constant(0)],
-                maximum_iterations=5),
-        attempt(tf.while_loop, lambda i, j: True, lambda i, j: (i + 1, j),
-                [tf.constant(0), tf.constant(1)], maximum_iterations=2),
+        attempt(
+            tf.while_loop, lambda i: True, lambda i: i + 1, [tf.constant(0)], maximum_iterations=5
+        ),
+        attempt(
+            tf.while_loop,
+            lambda i: True,
+            lambda i: (i + 1,),
+            [tf.constant(0)],
+            maximum_iterations=5,
+        ),
+        attempt(
+            tf.while_loop,
+            lambda i, j: True,
+            lambda i, j: (i + 1, j),
+            [tf.constant(0), tf.constant(1)],
+            maximum_iterations=2,
+        ),
     ]
 
 
@@ -252,8 +275,12 @@ def cf_while_structure_changes(tf):
     return [
         attempt(tf.while_loop, lambda i, j: i < 3, lambda i, j: [i + 1, [j]], c0),
         attempt(tf.while_loop, lambda i, j: i < 3, lambda i, j: [i + 1], c0),
-        attempt(tf.while_loop, lambda d: d["a"] < 3, lambda d: {"a": d["a"] + 1},
-                [{"a": tf.constant(0)}]),
+        attempt(
+            tf.while_loop,
+            lambda d: d["a"] < 3,
+            lambda d: {"a": d["a"] + 1},
+            [{"a": tf.constant(0)}],
+        ),
         attempt(tf.while_loop, lambda i: i < 3, lambda i: None, [tf.constant(0)]),
     ]
 
@@ -262,11 +289,17 @@ def cf_while_structure_changes(tf):
 def cf_while_dtype_and_shape_may_change(tf):
     return [
         tf.while_loop(lambda i: i < 3, lambda i: [tf.cast(i, tf.float32) + 1], [tf.constant(0)]),
-        tf.while_loop(lambda i, m: i < 2, lambda i, m: [i + 1, tf.concat([m, m], 0)],
-                      [tf.constant(0), tf.ones([1, 2])]),
-        tf.while_loop(lambda i, m: i < 2, lambda i, m: [i + 1, tf.concat([m, m], 0)],
-                      [tf.constant(0), tf.ones([1, 2])],
-                      shape_invariants=[tf.TensorShape([]), tf.TensorShape([None, 2])]),
+        tf.while_loop(
+            lambda i, m: i < 2,
+            lambda i, m: [i + 1, tf.concat([m, m], 0)],
+            [tf.constant(0), tf.ones([1, 2])],
+        ),
+        tf.while_loop(
+            lambda i, m: i < 2,
+            lambda i, m: [i + 1, tf.concat([m, m], 0)],
+            [tf.constant(0), tf.ones([1, 2])],
+            shape_invariants=[tf.TensorShape([]), tf.TensorShape([None, 2])],
+        ),
     ]
 
 
@@ -274,8 +307,11 @@ def cf_while_dtype_and_shape_may_change(tf):
 def cf_while_namedtuple_and_variables(tf):
     v = tf.Variable(2.0)
     return [
-        tf.while_loop(lambda i, p: i < 3, lambda i, p: (i + 1, Pair(p.j + p.k, p.j - p.k)),
-                      (tf.constant(0), Pair(tf.constant(1), tf.constant(2)))),
+        tf.while_loop(
+            lambda i, p: i < 3,
+            lambda i, p: (i + 1, Pair(p.j + p.k, p.j - p.k)),
+            (tf.constant(0), Pair(tf.constant(1), tf.constant(2))),
+        ),
         tf.while_loop(lambda x: x < 10, lambda x: [x * 2], [v]),
         tf.while_loop(lambda x: x < 0, lambda x: [x * 2], [v]),
     ]
@@ -293,8 +329,14 @@ def cf_while_cond_results(tf):
 
 @case
 def cf_while_accepts_graph_options(tf):
-    return tf.while_loop(lambda i: i < 3, lambda i: [i + 1], [tf.constant(0)],
-                         parallel_iterations=1, swap_memory=True, name="w")
+    return tf.while_loop(
+        lambda i: i < 3,
+        lambda i: [i + 1],
+        [tf.constant(0)],
+        parallel_iterations=1,
+        swap_memory=True,
+        name="w",
+    )
 
 
 @case
@@ -311,8 +353,9 @@ def cf_while_second_derivative(tf):
     x = tf.constant([0.5, 2.0])
 
     def f(t):
-        return tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, tf.sin(a) + t),
-                             [tf.constant(0), t])[1]
+        return tf.while_loop(
+            lambda i, a: i < 3, lambda i, a: (i + 1, tf.sin(a) + t), [tf.constant(0), t]
+        )[1]
 
     return derivatives(tf, f, x)
 
@@ -321,8 +364,9 @@ def cf_while_second_derivative(tf):
 def cf_while_gradient_variable_and_data_dependent_length(tf):
     v = tf.Variable(1.1)
     with tf.GradientTape() as tape:
-        n, y = tf.while_loop(lambda n, y: y < 3.0, lambda n, y: (n + 1, y * v),
-                             [tf.constant(0), tf.constant(1.0)])
+        n, y = tf.while_loop(
+            lambda n, y: y < 3.0, lambda n, y: (n + 1, y * v), [tf.constant(0), tf.constant(1.0)]
+        )
     return [n, y, tape.gradient(y, v)]
 
 
@@ -370,10 +414,15 @@ def cf_fold_nests(tf):
     return [
         tf.foldl(lambda a, x: a + x[0] * x[1], (e, e), initializer=tf.constant(0.0)),
         tf.foldl(lambda a, x: a, (e, e)),
-        tf.foldl(lambda a, x: (a[0] + x, a[1] * x), e,
-                 initializer=(tf.constant(0.0), tf.constant(1.0))),
-        attempt(tf.foldl, lambda a, x: [a[0] + x, a[1]], e,
-                initializer=(tf.constant(0.0), tf.constant(1.0))),
+        tf.foldl(
+            lambda a, x: (a[0] + x, a[1] * x), e, initializer=(tf.constant(0.0), tf.constant(1.0))
+        ),
+        attempt(
+            tf.foldl,
+            lambda a, x: [a[0] + x, a[1]],
+            e,
+            initializer=(tf.constant(0.0), tf.constant(1.0)),
+        ),
     ]
 
 
@@ -419,8 +468,9 @@ def cf_scan_values(tf):
 def cf_scan_nests(tf):
     e = tf.constant([1.0, 2.0, 3.0])
     return [
-        tf.scan(lambda a, x: (a[0] + x, a[1] * x), e,
-                initializer=(tf.constant(0.0), tf.constant(1.0))),
+        tf.scan(
+            lambda a, x: (a[0] + x, a[1] * x), e, initializer=(tf.constant(0.0), tf.constant(1.0))
+        ),
         tf.scan(lambda a, x: a + x[0] * x[1], (e, e), initializer=tf.constant(0.0)),
         tf.scan(lambda a, x: (a[0] + x[1], a[1] * x[0]), (e, e)),
         attempt(tf.scan, lambda a, x: (a, a), e, initializer=tf.constant(0.0)),
@@ -489,8 +539,9 @@ def cf_map_fn_output_signature(tf):
     return [
         tf.map_fn(lambda t: tf.cast(t, tf.int32), e, fn_output_signature=tf.int32),
         tf.map_fn(lambda t: tf.cast(t, tf.int32), e, dtype=tf.int32),
-        tf.map_fn(lambda t: (t, tf.cast(t, tf.int32)), e,
-                  fn_output_signature=(tf.float32, tf.int32)),
+        tf.map_fn(
+            lambda t: (t, tf.cast(t, tf.int32)), e, fn_output_signature=(tf.float32, tf.int32)
+        ),
         tf.map_fn(lambda t: t, e, dtype=tf.float32, fn_output_signature=tf.float32),
         tf.map_fn(lambda t: (t[0] + t[1],), (e, e), fn_output_signature=(tf.float32,)),
     ]
@@ -499,8 +550,11 @@ def cf_map_fn_output_signature(tf):
 @case
 def cf_map_fn_python_results_take_signature_dtype(tf):
     e = tf.constant([1.0, 2.0, 3.0])
-    return [tf.map_fn(lambda t: 1.0, e), tf.map_fn(lambda t: 1, e),
-            tf.map_fn(lambda t: 1, e, fn_output_signature=tf.int32)]
+    return [
+        tf.map_fn(lambda t: 1.0, e),
+        tf.map_fn(lambda t: 1, e),
+        tf.map_fn(lambda t: 1, e, fn_output_signature=tf.int32),
+    ]
 
 
 @case(message=True)
@@ -552,7 +606,7 @@ def cf_map_fn_gradient(tf):
 @case
 def cf_map_fn_second_derivative(tf):
     e = tf.constant([0.5, 1.5])
-    return derivatives(tf, lambda t: tf.map_fn(lambda x: x ** 3 + tf.exp(x), t), e)
+    return derivatives(tf, lambda t: tf.map_fn(lambda x: x**3 + tf.exp(x), t), e)
 
 
 @case
@@ -618,7 +672,7 @@ def rg_same_tensor_twice_and_dtypes(tf):
 @case
 def rg_second_order(tf):
     x = tf.constant(2.0)
-    return derivatives(tf, tf.recompute_grad(lambda a: a ** 3), x)
+    return derivatives(tf, tf.recompute_grad(lambda a: a**3), x)
 
 
 @case
@@ -695,13 +749,15 @@ def rg_runs_f_again_for_the_gradient(tf):
 @case
 def rg_matches_plain_function(tf):
     x = tf.constant([[0.3, -0.2, 0.9]])
-    ws = [tf.Variable(np.linspace(-1, 1, 9).reshape(3, 3).astype(np.float32) * (k + 1))
-          for k in range(3)]
+    ws = [
+        tf.Variable(np.linspace(-1, 1, 9).reshape(3, 3).astype(np.float32) * (k + 1))
+        for k in range(3)
+    ]
 
     def block(h):
         for w in ws:
             h = tf.tanh(h @ w)
-        return tf.reduce_sum(h ** 2)
+        return tf.reduce_sum(h**2)
 
     out = []
     for f in (block, tf.recompute_grad(block)):
@@ -722,7 +778,7 @@ def gpt_identity_gradient(tf):
     out += [y, tape.gradient(y, w)]
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = tf.grad_pass_through(lambda a: a ** 2)(x)
+        y = tf.grad_pass_through(lambda a: a**2)(x)
     out += [y, tape.gradient(y, x)]
     with tf.GradientTape() as tape:
         tape.watch(x)
@@ -748,14 +804,14 @@ def gpt_several_results(tf):
     x = tf.constant(2.0)
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = tf.grad_pass_through(lambda a: (a ** 2, a * 3))(x)
+        y = tf.grad_pass_through(lambda a: (a**2, a * 3))(x)
     return tape.gradient(y, x)
 
 
 @case
 def gpt_second_order_is_none(tf):
     x = tf.constant(2.0)
-    return derivatives(tf, tf.grad_pass_through(lambda a: a ** 3), x)
+    return derivatives(tf, tf.grad_pass_through(lambda a: a**3), x)
 
 
 @case
@@ -786,8 +842,12 @@ def static_value_eager(tf):
 def static_value_inside_function(tf):
     @tf.function
     def inside(a):
-        return [tf.get_static_value(a) is None, tf.get_static_value(tf.constant(3.0)),
-                tf.get_static_value(a * 2) is None, tf.get_static_value(tf.shape(a))]
+        return [
+            tf.get_static_value(a) is None,
+            tf.get_static_value(tf.constant(3.0)),
+            tf.get_static_value(a * 2) is None,
+            tf.get_static_value(tf.shape(a)),
+        ]
 
     return inside(tf.constant([1.0, 2.0]))
 
@@ -803,8 +863,14 @@ def assign_ops_are_not_differentiable(tf):
         z = w.assign_add(x)
         s = w.assign_sub(x * x)
         u = w * x
-    return [a, tape.gradient(a, [x, w]), tape.gradient(y, [x, w]), tape.gradient(z, [x, w]),
-            tape.gradient(s, [x, w]), tape.gradient(u, [x, w])]
+    return [
+        a,
+        tape.gradient(a, [x, w]),
+        tape.gradient(y, [x, w]),
+        tape.gradient(z, [x, w]),
+        tape.gradient(s, [x, w]),
+        tape.gradient(u, [x, w]),
+    ]
 
 
 @case
@@ -826,16 +892,19 @@ def cg_shapes_and_dtypes(tf):
     return [
         tf.test.compute_gradient(lambda x: x * x, [tf.constant(3.0)]),
         tf.test.compute_gradient(lambda x, y: x * y, [tf.constant([1.0, 2.0]), tf.constant(3.0)]),
-        tf.test.compute_gradient(lambda x: x ** 3, [tf.constant([1.0, 2.0], tf.float64)]),
-        tf.test.compute_gradient(lambda x: tf.matmul(x, x), [tf.constant([[1.0, 2.0], [3.0, 4.0]])]),
-        tf.test.compute_gradient(lambda x: tf.reduce_sum(x ** 2), [tf.constant([1.0, 2.0, 3.0])]),
+        tf.test.compute_gradient(lambda x: x**3, [tf.constant([1.0, 2.0], tf.float64)]),
+        tf.test.compute_gradient(
+            lambda x: tf.matmul(x, x), [tf.constant([[1.0, 2.0], [3.0, 4.0]])]
+        ),
+        tf.test.compute_gradient(lambda x: tf.reduce_sum(x**2), [tf.constant([1.0, 2.0, 3.0])]),
     ]
 
 
 @case
 def cg_float64_sin(tf):
-    return tf.test.compute_gradient(lambda x: tf.sin(x) * x, [tf.constant([1.0, 2.0, -0.5],
-                                                                          tf.float64)])
+    return tf.test.compute_gradient(
+        lambda x: tf.sin(x) * x, [tf.constant([1.0, 2.0, -0.5], tf.float64)]
+    )
 
 
 @case

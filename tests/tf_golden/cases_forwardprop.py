@@ -27,9 +27,12 @@ def fwd_unconnected(tf):
     t = tf.constant([0.5, -1.0])
     with tf.autodiff.ForwardAccumulator(x, t) as acc:
         y = tf.constant([3.0]) * 2
-    return [acc.jvp(y), acc.jvp(y, unconnected_gradients="zero"),
-            acc.jvp([y, x], unconnected_gradients=tf.UnconnectedGradients.ZERO),
-            attempt(acc.jvp, y, unconnected_gradients="bad")]
+    return [
+        acc.jvp(y),
+        acc.jvp(y, unconnected_gradients="zero"),
+        acc.jvp([y, x], unconnected_gradients=tf.UnconnectedGradients.ZERO),
+        attempt(acc.jvp, y, unconnected_gradients="bad"),
+    ]
 
 
 @case
@@ -49,8 +52,10 @@ def fwd_before_and_after(tf):
 def fwd_primal_twice(tf):
     x = tf.constant([1.0, 2.0])
     t = tf.constant([0.5, -1.0])
-    return [attempt(tf.autodiff.ForwardAccumulator, [x, x], [t, t]),
-            attempt(tf.autodiff.ForwardAccumulator, [x, x], [t])]
+    return [
+        attempt(tf.autodiff.ForwardAccumulator, [x, x], [t, t]),
+        attempt(tf.autodiff.ForwardAccumulator, [x, x], [t]),
+    ]
 
 
 @case(message=True)
@@ -93,8 +98,9 @@ def fwd_python_tangent_is_converted(tf):
 def fwd_nest_of_primals(tf):
     x = tf.constant([1.0, 2.0])
     s = tf.constant(3.0)
-    with tf.autodiff.ForwardAccumulator({"a": x, "b": s},
-                                        {"a": tf.constant([1.0, 1.0]), "b": tf.constant(2.0)}) as acc:
+    with tf.autodiff.ForwardAccumulator(
+        {"a": x, "b": s}, {"a": tf.constant([1.0, 1.0]), "b": tf.constant(2.0)}
+    ) as acc:
         y = x * s
         z = s * s
     return acc.jvp({"y": y, "zs": [z, s]})
@@ -126,7 +132,7 @@ def fwd_nested_accumulators(tf):
     t = tf.constant([0.5, -1.0])
     with tf.autodiff.ForwardAccumulator(x, t) as outer:
         with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 0.0])) as inner:
-            y = x ** 3
+            y = x**3
         j = inner.jvp(y)
     return [y, j, outer.jvp(y), outer.jvp(j), inner.jvp(j)]
 
@@ -149,7 +155,7 @@ def fwd_over_reverse_hvp(tf):
     with tf.autodiff.ForwardAccumulator(x, t) as acc:
         with tf.GradientTape() as tape:
             tape.watch(x)
-            y = tf.reduce_sum(x ** 3)
+            y = tf.reduce_sum(x**3)
         g = tape.gradient(y, x)
     return [g, acc.jvp(g), acc.jvp(y)]
 
@@ -174,7 +180,7 @@ def fwd_reverse_over_forward(tf):
     with tf.GradientTape(persistent=True) as tape:
         tape.watch([x, t])
         with tf.autodiff.ForwardAccumulator(x, t) as acc:
-            y = tf.reduce_sum(x ** 3)
+            y = tf.reduce_sum(x**3)
         j = acc.jvp(y)
     return [j, tape.gradient(j, x), tape.gradient(j, t)]
 
@@ -195,11 +201,28 @@ def fwd_ops_matrix(tf):
     m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     tm = tf.constant([[0.1, 0.2], [0.3, 0.4]])
     with tf.autodiff.ForwardAccumulator(m, tm) as acc:
-        outs = [tf.matmul(m, m), tf.reduce_sum(m, 0), tf.reduce_max(m), tf.transpose(m),
-                tf.reshape(m, [4]), m[0], tf.concat([m, m], 1), tf.stack([m, m]), tf.tanh(m),
-                tf.nn.relu(m - 2), tf.where(m > 2, m, 0.0), tf.cast(m, tf.float64),
-                tf.sqrt(m), tf.math.log(m), tf.abs(-m), tf.reduce_mean(m), tf.maximum(m, 2.5),
-                tf.nn.sigmoid(m), tf.exp(m), tf.clip_by_value(m, 1.5, 3.5)]
+        outs = [
+            tf.matmul(m, m),
+            tf.reduce_sum(m, 0),
+            tf.reduce_max(m),
+            tf.transpose(m),
+            tf.reshape(m, [4]),
+            m[0],
+            tf.concat([m, m], 1),
+            tf.stack([m, m]),
+            tf.tanh(m),
+            tf.nn.relu(m - 2),
+            tf.where(m > 2, m, 0.0),
+            tf.cast(m, tf.float64),
+            tf.sqrt(m),
+            tf.math.log(m),
+            tf.abs(-m),
+            tf.reduce_mean(m),
+            tf.maximum(m, 2.5),
+            tf.nn.sigmoid(m),
+            tf.exp(m),
+            tf.clip_by_value(m, 1.5, 3.5),
+        ]
     return [acc.jvp(o) for o in outs]
 
 
@@ -208,11 +231,27 @@ def fwd_ops_elementwise(tf):
     x = tf.constant([0.5, 1.5, -0.7])
     t = tf.constant([1.0, -2.0, 0.5])
     with tf.autodiff.ForwardAccumulator(x, t) as acc:
-        outs = [x / (x * x + 1), x ** 3, 2.0 ** x, tf.cos(x), tf.square(x), tf.math.log1p(x * x),
-                tf.nn.elu(x), tf.nn.softplus(x), tf.sign(x), -x, tf.minimum(x, 0.2),
-                tf.reduce_min(x), tf.math.divide_no_nan(x, tf.constant([1.0, 0.0, 2.0])),
-                tf.math.floormod(x, 0.4), tf.expand_dims(x, 0), tf.squeeze(x[None]),
-                tf.broadcast_to(x, [2, 3]), tf.identity(x), tf.norm(x)]
+        outs = [
+            x / (x * x + 1),
+            x**3,
+            2.0**x,
+            tf.cos(x),
+            tf.square(x),
+            tf.math.log1p(x * x),
+            tf.nn.elu(x),
+            tf.nn.softplus(x),
+            tf.sign(x),
+            -x,
+            tf.minimum(x, 0.2),
+            tf.reduce_min(x),
+            tf.math.divide_no_nan(x, tf.constant([1.0, 0.0, 2.0])),
+            tf.math.floormod(x, 0.4),
+            tf.expand_dims(x, 0),
+            tf.squeeze(x[None]),
+            tf.broadcast_to(x, [2, 3]),
+            tf.identity(x),
+            tf.norm(x),
+        ]
     return [acc.jvp(o) for o in outs]
 
 
@@ -220,8 +259,15 @@ def fwd_ops_elementwise(tf):
 def fwd_no_tangent_ops(tf):
     x = tf.constant([1.2, -0.4])
     with tf.autodiff.ForwardAccumulator(x, tf.constant([0.5, -1.0])) as acc:
-        outs = [tf.cast(x, tf.int32), tf.round(x), tf.floor(x), x > 0, tf.argmax(x),
-                tf.stop_gradient(x) * x, tf.math.floordiv(x, 0.5)]
+        outs = [
+            tf.cast(x, tf.int32),
+            tf.round(x),
+            tf.floor(x),
+            x > 0,
+            tf.argmax(x),
+            tf.stop_gradient(x) * x,
+            tf.math.floordiv(x, 0.5),
+        ]
     return [acc.jvp(o) for o in outs]
 
 
@@ -254,7 +300,7 @@ def fwd_control_flow(tf):
         y = tf.cond(x[0] > 0, lambda: x * 2, lambda: x)
         z = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x), [0, tf.ones([2])])
         s = tf.scan(lambda a, e: a * e, x)
-        m = tf.map_fn(lambda e: e ** 2, x)
+        m = tf.map_fn(lambda e: e**2, x)
     return [acc.jvp(y), acc.jvp(z[1]), acc.jvp(s), acc.jvp(m)]
 
 
@@ -265,7 +311,7 @@ def fwd_function_inside(tf):
         return tf.sin(a) * a
 
     x = tf.constant([1.0, 2.0])
-    f(x)   # (traced outside the accumulator)
+    f(x)  # (traced outside the accumulator)
     with tf.autodiff.ForwardAccumulator(x, tf.constant([0.5, -1.0])) as acc:
         y = f(x)
     return [y, acc.jvp(y)]

@@ -60,8 +60,9 @@ def nn_gather_batch_dims(tf):
     i = tf.constant([[0, 2, 2], [1, 1, 0]])
     return [
         grads_of(tf, lambda x: tf.gather(x, i, axis=1, batch_dims=1), p)[0],
-        _dense(tf, grads_of(tf, lambda x: tf.gather(x, i, axis=1, batch_dims=1) * x[:, :1],
-                            p)[1][0]),
+        _dense(
+            tf, grads_of(tf, lambda x: tf.gather(x, i, axis=1, batch_dims=1) * x[:, :1], p)[1][0]
+        ),
         tf.gather(tf.constant(PARAMS), [[0, 1], [1, 0]], axis=1, batch_dims=1),
         tf.gather(tf.constant(PARAMS), [1], batch_dims=-1),
         tf.gather(p, [[1], [0]], axis=2, batch_dims=1),
@@ -214,7 +215,7 @@ def nn_split_count_and_sizes_with_gradients(tf):
     def f(t):
         a, b = tf.split(t, 2, axis=1)
         c, d = tf.split(t, [1, -1])
-        return a * b + tf.reduce_sum(c ** 2) - tf.reduce_sum(d)
+        return a * b + tf.reduce_sum(c**2) - tf.reduce_sum(d)
 
     return [
         _nested(tf, f, x),
@@ -484,14 +485,17 @@ def nn_reduce_logsumexp_gradient_at_infinity(tf):
 def nn_sparse_xent_values_and_gradient(tf):
     z = tf.constant(LOGITS)
     return [
-        grads_of(tf, lambda t: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1, 2],
-                                                                              logits=t), z),
+        grads_of(
+            tf, lambda t: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1, 2], logits=t), z
+        ),
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=1, logits=z[0]),
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[[1, 0]], logits=z[None]),
-        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([1, 0], tf.int64),
-                                                       logits=z),
-        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1, 0],
-                                                       logits=tf.cast(z, tf.float64)),
+        tf.nn.sparse_softmax_cross_entropy_with_logits(
+            labels=tf.constant([1, 0], tf.int64), logits=z
+        ),
+        tf.nn.sparse_softmax_cross_entropy_with_logits(
+            labels=[1, 0], logits=tf.cast(z, tf.float64)
+        ),
         tf.nn.sparse_softmax_cross_entropy_with_logits([1, 0], z),
     ]
 
@@ -544,8 +548,9 @@ def nn_softmax_xent_values_and_gradients(tf):
     z = tf.constant(LOGITS)
     y = tf.one_hot([1, 2], 3)
     return [
-        grads_of(tf, lambda a, b: tf.nn.softmax_cross_entropy_with_logits(labels=b, logits=a),
-                 z, y),
+        grads_of(
+            tf, lambda a, b: tf.nn.softmax_cross_entropy_with_logits(labels=b, logits=a), z, y
+        ),
         tf.nn.softmax_cross_entropy_with_logits(y, z),
         tf.nn.softmax_cross_entropy_with_logits(labels=[[0, 1, 0], [1, 0, 0]], logits=z),
         tf.nn.softmax_cross_entropy_with_logits(labels=tf.cast(y, tf.float64), logits=z),
@@ -561,8 +566,9 @@ def nn_softmax_xent_labels_not_summing_to_one(tf):
     # the gradient is softmax - labels, which assumes the labels sum to 1
     z = tf.constant(LOGITS)
     y = tf.constant([[0.5, 0.2, 0.0], [0.1, 0.1, 0.1]])
-    return grads_of(tf, lambda a, b: tf.nn.softmax_cross_entropy_with_logits(labels=b, logits=a),
-                    z, y)
+    return grads_of(
+        tf, lambda a, b: tf.nn.softmax_cross_entropy_with_logits(labels=b, logits=a), z, y
+    )
 
 
 @case
@@ -587,8 +593,9 @@ def nn_softmax_xent_axis0_rank3_derivatives(tf):
     z = tf.constant(_det((3, 2, 2), seed=5))
     y = tf.nn.softmax(tf.constant(_det((3, 2, 2), seed=6)), axis=0)
     w = tf.constant(_det((3, 2, 2), seed=7))
-    return _nested(tf, lambda t: tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=t,
-                                                                         axis=0), z, w)
+    return _nested(
+        tf, lambda t: tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=t, axis=0), z, w
+    )
 
 
 @case
@@ -649,8 +656,13 @@ def nn_conv2d_errors(tf):
     return [
         attempt(tf.nn.conv2d, x, tf.zeros([2, 2, 3, 1]), 1, "VALID"),
         attempt(tf.nn.conv2d, x, tf.zeros([2, 2, 2, 1], tf.float64), 1, "VALID"),
-        attempt(tf.nn.conv2d, tf.zeros([1, 3, 3, 2], tf.int32), tf.zeros([2, 2, 2, 1], tf.int32),
-                1, "VALID"),
+        attempt(
+            tf.nn.conv2d,
+            tf.zeros([1, 3, 3, 2], tf.int32),
+            tf.zeros([2, 2, 2, 1], tf.int32),
+            1,
+            "VALID",
+        ),
         attempt(tf.nn.conv2d, x, tf.zeros([2, 2, 2, 1]), 1, "FULL"),
     ]
 
@@ -683,10 +695,30 @@ def nn_softsign_has_no_second_derivative(tf):
     ]
 
 
-KERAS_ACTIVATIONS = ["relu", "sigmoid", "tanh", "softmax", "linear", "elu", "softplus", "gelu",
-                     "swish", "silu", "selu", "relu6", "leaky_relu", "softsign", "exponential",
-                     "hard_sigmoid", "hard_silu", "hard_swish", "mish", "log_softmax",
-                     "log_sigmoid", "celu"]
+KERAS_ACTIVATIONS = [
+    "relu",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "linear",
+    "elu",
+    "softplus",
+    "gelu",
+    "swish",
+    "silu",
+    "selu",
+    "relu6",
+    "leaky_relu",
+    "softsign",
+    "exponential",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "mish",
+    "log_softmax",
+    "log_sigmoid",
+    "celu",
+]
 
 
 @case
@@ -700,8 +732,10 @@ def nn_keras_activations_by_name(tf):
 
 @case
 def nn_keras_activation_unknown_name(tf):
-    return [attempt(tf.keras.activations.get, "nope"),
-            attempt(tf.keras.layers.Dense, 2, activation="nope")]
+    return [
+        attempt(tf.keras.activations.get, "nope"),
+        attempt(tf.keras.layers.Dense, 2, activation="nope"),
+    ]
 
 
 @case
@@ -709,8 +743,9 @@ def nn_keras_dense_with_activations(tf):
     x = tf.constant(_det((4, 3), seed=8), tf.float32)
     out = {}
     for name in ("softmax", "gelu", "swish", "selu", "relu6", "leaky_relu"):
-        layer = tf.keras.layers.Dense(2, activation=name, kernel_initializer="ones",
-                                      bias_initializer="zeros")
+        layer = tf.keras.layers.Dense(
+            2, activation=name, kernel_initializer="ones", bias_initializer="zeros"
+        )
         with tf.GradientTape() as tape:
             y = layer(x)
             loss = tf.reduce_sum(y * y)
@@ -737,8 +772,9 @@ def nn_keras_categorical_crossentropy(tf):
         cce(reduction="sum")(y, p),
         cce(reduction="none")(y, p),
         cce()(y, p, sample_weight=tf.constant([1.0, 0.0, 2.0])),
-        cce()(tf.constant(ONE_HOT), tf.constant([[1.0, 0.0, 0.0], [0.2, 0.2, 0.6],
-                                                 [0.0, 0.0, 2.0]])),
+        cce()(
+            tf.constant(ONE_HOT), tf.constant([[1.0, 0.0, 0.0], [0.2, 0.2, 0.6], [0.0, 0.0, 2.0]])
+        ),
         tf.keras.losses.categorical_crossentropy(y, p),
         tf.keras.losses.categorical_crossentropy(y, z, from_logits=True),
         cce()(tf.constant(ONE_HOT, tf.float64), tf.constant(PROBS, tf.float64)),
@@ -770,8 +806,9 @@ def nn_keras_sparse_categorical_crossentropy(tf):
         scce(ignore_class=1)(labels, p),
         scce()(labels, p, sample_weight=tf.constant([0.5, 0.0, 1.0])),
         tf.keras.losses.sparse_categorical_crossentropy(labels, z, from_logits=True),
-        scce()(tf.constant([2, 0, 1]), tf.constant([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0],
-                                                    [0.5, 0.5, 0.0]])),
+        scce()(
+            tf.constant([2, 0, 1]), tf.constant([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.5, 0.5, 0.0]])
+        ),
     ]
 
 
@@ -789,8 +826,9 @@ def nn_keras_dense_softmax_into_crossentropy_uses_logits(tf):
     # Keras keeps the logits of a softmax activation on its output and the cross-entropies
     # use them: a saturated softmax gives the exact loss, not one clipped at 1e-7
     x = tf.constant([[30.0, 0.0], [0.0, 30.0]])
-    layer = tf.keras.layers.Dense(3, activation="softmax", kernel_initializer="ones",
-                                  bias_initializer="zeros")
+    layer = tf.keras.layers.Dense(
+        3, activation="softmax", kernel_initializer="ones", bias_initializer="zeros"
+    )
     y = layer(x)
     scaled = tf.keras.layers.Dense(3, activation="softmax")
     scaled.build((None, 2))
@@ -836,26 +874,35 @@ def nn_concrete_function_output_signature_single_and_none(tf):
 
     cg = g.get_concrete_function(tf.constant(1.0, tf.float64))
     ch = h.get_concrete_function(tf.constant([1, 2]))
-    return [cg.output_dtypes, cg.output_shapes, ch.output_dtypes, ch.output_shapes,
-            [ch.structured_outputs[1]]]
+    return [
+        cg.output_dtypes,
+        cg.output_shapes,
+        ch.output_dtypes,
+        ch.output_shapes,
+        [ch.structured_outputs[1]],
+    ]
 
 
 # --- ** with small integer exponents (minitape multiplies them out) ---------------------------
 def _pow_case(dtype, exponent):
     def fn(tf):
         x = tf.constant(np.random.default_rng(5).standard_normal(200) * 3, getattr(tf, dtype))
-        return [x ** exponent, tf.pow(x, exponent), x ** tf.constant(exponent, getattr(tf, dtype))]
+        return [x**exponent, tf.pow(x, exponent), x ** tf.constant(exponent, getattr(tf, dtype))]
 
     return fn
 
 
 for _dtype in ("float32", "float64"):
     for _e, _ename in ((2.0, "2"), (3.0, "3"), (-1.0, "minus1"), (1.0, "1"), (2, "int2")):
-        case(_pow_case(_dtype, _e), name=f"nn_pow_{_dtype}_exponent_{_ename}",
-             rtol=4e-7 if _dtype == "float32" else 1e-15, atol=0)
+        case(
+            _pow_case(_dtype, _e),
+            name=f"nn_pow_{_dtype}_exponent_{_ename}",
+            rtol=4e-7 if _dtype == "float32" else 1e-15,
+            atol=0,
+        )
 
 
 @case
 def nn_pow_special_values(tf):
     x = tf.constant([-0.0, -np.inf, 0.0, np.inf, np.nan, -2.0])
-    return [x ** 2, x ** 3, x ** -1, x ** 1, x ** 0.5]
+    return [x**2, x**3, x**-1, x**1, x**0.5]

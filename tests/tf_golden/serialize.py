@@ -22,7 +22,15 @@ import re
 
 import numpy as np
 
-__all__ = ["serialize", "run_case", "compare", "same_message", "normalise_message", "dumps", "DEFAULT_RTOL"]
+__all__ = [
+    "serialize",
+    "run_case",
+    "compare",
+    "same_message",
+    "normalise_message",
+    "dumps",
+    "DEFAULT_RTOL",
+]
 
 # Relative tolerance per dtype (a Python float is compared as a float64); atol for values near 0.
 DEFAULT_RTOL = {"float16": 1e-3, "float32": 1e-5, "float64": 1e-6}
