@@ -107,7 +107,10 @@ def test_activations_by_name_and_as_functions():
     assert act.sigmoid(x).numpy()[1] == 0.5
     assert act.tanh(x).numpy()[2] == pytest.approx(math.tanh(2))
     assert act.softplus(x).numpy()[1] == pytest.approx(math.log(2))
-    assert act.relu(x, alpha=0.1).numpy().tolist() == pytest.approx([-0.1, 0.0, 2.0])
+    # Keras 3 names the leaky slope negative_slope (alpha= is refused, as there)
+    assert act.relu(x, negative_slope=0.1).numpy().tolist() == pytest.approx([-0.1, 0.0, 2.0])
+    with pytest.raises(TypeError, match="alpha"):
+        act.relu(x, alpha=0.1)
     y = layers.Dense(3, activation=tf.nn.tanh, kernel_initializer="ones")(tf.ones((1, 2)))
     assert y.numpy() == pytest.approx(np.tanh([[2.0, 2.0, 2.0]]))
     with pytest.raises(

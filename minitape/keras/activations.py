@@ -54,13 +54,15 @@ __all__ = [
 ]
 
 
-def relu(x, alpha=0.0, max_value=None):
-    """max(x, 0); with `alpha`, a "leaky" slope alpha for x < 0; `max_value` caps the output."""
-    negative_part = o.relu(-x) if alpha else None
-    y = o.relu(x)
-    if max_value is not None:
-        y = o.clip_by_value(y, 0, max_value)
-    return y - alpha * negative_part if alpha else y
+def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    """Keras 3's relu: x from `threshold` up (capped at `max_value`), `negative_slope` times
+    (x - threshold) below it. (Keras 2 called the slope `alpha`; Keras 3 refuses that name.)"""
+    x = convert_to_tensor(x)
+    if threshold:
+        y = o.where(x >= threshold, x, negative_slope * (x - threshold))
+    else:
+        y = o.relu(x) - negative_slope * o.relu(-x) if negative_slope else o.relu(x)
+    return y if max_value is None else o.minimum(y, max_value)
 
 
 def tanh(x):

@@ -4125,6 +4125,18 @@ def keras_activation_relu_negative_slope(tf):
 
 
 @case
+def keras_activation_relu_threshold_and_cap(tf):
+    x = tf.constant([-2.0, 0.5, 3.0, 7.0])
+    A = tf.keras.activations
+    return [
+        A.relu(x, max_value=6.0),
+        A.relu(x, threshold=1.0, negative_slope=0.5),
+        A.relu(x, negative_slope=0.1, max_value=2.0),
+        derivatives(tf, lambda t: A.relu(t, threshold=1.0, negative_slope=0.5), x, 1),
+    ]
+
+
+@case
 def keras_activation_gradients(tf):
     x = tf.constant([-2.0, 0.0, 0.5])
     A = tf.keras.activations

@@ -6,8 +6,6 @@ XFAIL = {
     "promotion_bool_arithmetic": "bool tensor * 2 (or * 2.5): TF gives a bool tensor; minitape "
     "refuses to convert the number to bool (TypeError, as tf.multiply(b, 2) does in TF)",
     # -- Keras 3 ------------------------------------------------------------------------------
-    "keras_activation_relu_negative_slope": "Keras 3's relu takes negative_slope= and refuses "
-    "alpha= (TypeError); minitape takes alpha= and refuses negative_slope=",
     "keras_layer_variable_names": "a Keras 3 layer variable's .name is 'kernel' / 'bias' (the "
     "tape's watched_variables() are 'hid/kernel:0'); minitape's .name is 'hid/kernel:0'",
     "nb07_two_tapes_watch_every_variable_read": "TF names the variables of a layer inside a named "
