@@ -48,7 +48,7 @@ from .array_ops import (
 )
 from .nn_ops import reduce_logsumexp  # noqa: F401
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
-from . import debugging, linalg, math, nn, random  # noqa: F401
+from . import debugging, linalg, math, nn, random, raw_ops  # noqa: F401
 from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
 from .control_flow import (
     case,

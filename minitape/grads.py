@@ -253,8 +253,6 @@ VJPS = {
             o.IsFinite,
             o.All,
             o.Any,
-            o.ArgMax,
-            o.ArgMin,
             o.Where,
         )
     },

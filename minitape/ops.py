@@ -189,8 +189,6 @@ IsInf = _op("IsInf", np.isinf)
 IsFinite = _op("IsFinite", np.isfinite)
 All = _op("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims))
 Any = _op("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims))
-ArgMax = _op("ArgMax", lambda x, axis, dtype: np.argmax(x, axis=axis).astype(dtype))
-ArgMin = _op("ArgMin", lambda x, axis, dtype: np.argmin(x, axis=axis).astype(dtype))
 Where = _op("Where", lambda c: np.argwhere(c).astype(np.int64))
 
 
@@ -932,20 +930,6 @@ reduce_all = _reduction(All, _BOOLS)
 reduce_any = _reduction(Any, _BOOLS)
 
 
-def argmax(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
-    t = read(input)
-    return apply(
-        ArgMax, t, axis=0 if axis is None else int(axis), dtype=_dt.as_dtype(output_type)._np
-    )
-
-
-def argmin(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002
-    t = read(input)
-    return apply(
-        ArgMin, t, axis=0 if axis is None else int(axis), dtype=_dt.as_dtype(output_type)._np
-    )
-
-
 def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
     """Vector norm (over all elements, or along `axis`): euclidean/2, 1 or np.inf."""
     t = read(tensor)
@@ -1145,10 +1129,13 @@ for _name, _fn in {
 
 Tensor.__hash__ = Variable.__hash__ = _TensorLike.__hash__
 
+# The public functions (the Op objects themselves are in `minitape.raw_ops`, as TF keeps its
+# ops in `tf.raw_ops`: the top level holds functions only).
 __all__ = [
     n
     for n in dir()
     if not n.startswith("_")
+    and not isinstance(globals()[n], Op)
     and n
     not in {
         "np",
