@@ -154,7 +154,7 @@ def as_dtype(value):
         ):
             raise TypeError
         npd = np.dtype(value)
-    except TypeError:
+    except (TypeError, ValueError):  # (numpy's ValueError: a tensor, say, is no dtype)
         raise TypeError(
             f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType."
         ) from None
