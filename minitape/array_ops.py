@@ -38,11 +38,14 @@ __all__ = [
 _INDEX_KINDS = "iu"
 
 
-def _int_tensor(x, op_name, attr, allowed="int16, int32, int64"):
-    """An index argument as an integer tensor (TF: any other dtype is refused by the op)."""
-    if isinstance(x, (list, tuple)) and not x:
+def _int_tensor(x, op_name, attr, allowed="int16, int32, int64", empty_is_int=True):
+    """An index argument as an integer tensor (TF: any other dtype is refused by the op). An
+    empty list is float32 data to TF's conversion: some ops take it as no integers, others
+    (`empty_is_int=False`: gather) refuse it."""
+    if isinstance(x, (list, tuple)) and not x and empty_is_int:
         x = np.zeros(0, np.int32)  # (an empty list: no multiples, no indices)
-    t = read(x) if isinstance(x, _TensorLike) else convert_to_tensor(x, dtype_hint=_dt.int32)
+    hint = _dt.int32 if empty_is_int else None  # (gather converts its indices with no hint)
+    t = read(x) if isinstance(x, _TensorLike) else convert_to_tensor(x, dtype_hint=hint)
     if t._value.dtype.kind not in _INDEX_KINDS:
         raise invalid(
             op_name,
@@ -103,7 +106,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     `batch_dims=b`, the first b axes of params and indices are batch axes gathered
     pairwise. Out-of-range indices raise, as TF's CPU kernel does."""
     p = read(params)
-    i = _int_tensor(indices, "GatherV2", "Tindices")
+    i = _int_tensor(indices, "GatherV2", "Tindices", empty_is_int=False)
     pnd, ind = p._value.ndim, i._value.ndim
     b = int(batch_dims)
     a = b if axis is None else int(axis.numpy() if isinstance(axis, _TensorLike) else axis)

@@ -13,6 +13,7 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from . import dtypes as _dt
 from . import ops as o
 from .errors import AbortedError, invalid
 from .ops import _op
@@ -53,17 +54,36 @@ def _float_tensor(x, op_name, allowed=_FLOATS):
 
 # --- softmax and log_softmax ----------------------------------------------------------------
 def _softmax(x, axis):
+    if not x.size:
+        return x.copy()  # (nothing to normalise)
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
 
 
 def _log_softmax(x, axis):
+    if not x.size:
+        return x.copy()
     shifted = x - x.max(axis=axis, keepdims=True)
     return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
 
 
 Softmax = _op("Softmax", _softmax)
 LogSoftmax = _op("LogSoftmax", _log_softmax)
+
+
+def _softmax_axis(axis, op_name):
+    """softmax's `axis` as an int, refused as TF refuses it: a float reaches the op
+    (InvalidArgumentError), a string, a bool tensor or a non-number does not get that far
+    (TypeError); a Python bool is an int."""
+    if isinstance(axis, (float, np.floating)) or (
+        isinstance(axis, _TensorLike) and axis._read_value().dtype.kind == "f"
+    ):
+        raise invalid(op_name, f"axis must be an integer, got {axis!r}")
+    if isinstance(axis, (str, bytes)) or (
+        isinstance(axis, _TensorLike) and axis._read_value().dtype.kind not in "iu"
+    ):
+        raise TypeError(f"axis must be an integer, got {axis!r}")
+    return int(axis)
 
 
 def _softmax_args(logits, axis, op):
@@ -73,7 +93,7 @@ def _softmax_args(logits, axis, op):
         raise invalid(op.name, "logits must have >= 1 dimension, got []")
     if nd == 0:
         raise AbortedError(None, op.name, f"Input dims must be <= 5 and >=1 [Op:{op.name}]")
-    axis = -1 if axis is None else int(axis)
+    axis = -1 if axis is None else _softmax_axis(axis, op.name)
     if not -nd <= axis < nd:
         raise invalid(
             op.name,
@@ -460,8 +480,11 @@ def relu6(features, name=None):
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    """x for x > 0, alpha * x below."""
-    return apply(LeakyRelu, read(features), alpha=float(alpha))
+    """x for x > 0, alpha * x below (integers are made float32 first, as in TF)."""
+    t = read(features)
+    if t._value.dtype.kind in "iu":
+        t = o.cast(t, _dt.float32)
+    return apply(LeakyRelu, t, alpha=float(alpha))
 
 
 Softsign = _op("Softsign", lambda x: x / (1 + np.abs(x)))

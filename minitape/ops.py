@@ -933,6 +933,10 @@ reduce_any = _reduction(Any, _BOOLS)
 def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
     """Vector norm (over all elements, or along `axis`): euclidean/2, 1 or np.inf."""
     t = read(tensor)
+    if isinstance(axis, (list, tuple)) and not 1 <= len(axis) <= 2:
+        raise ValueError(
+            f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}"
+        )
     if ord in ("euclidean", 2, 2.0, "fro"):
         return sqrt(reduce_sum(t * t, axis=axis, keepdims=keepdims))
     if ord in (1, 1.0):

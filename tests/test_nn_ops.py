@@ -182,3 +182,19 @@ def test_xent_errors():
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0.0, 1.0], logits=z)
     with pytest.raises(tf.errors.InvalidArgumentError, match="broadcastable"):
         tf.nn.softmax_cross_entropy_with_logits(labels=tf.zeros([2, 2]), logits=z)
+
+
+def test_bad_input_found_by_the_fuzzer_as_tf_has_it():
+    # (classes and values recorded under TF 2.21 in tests/fuzz/record.json)
+    y = tf.nn.leaky_relu([-1, 3])  # integers are made float32 first
+    assert y.dtype == tf.float32 and y.numpy().tolist() == pytest.approx([-0.2, 3.0])
+    assert tf.nn.softmax([]).shape == (0,) and tf.nn.log_softmax([[]]).shape == (1, 0)
+    with pytest.raises(TypeError, match="axis must be an integer"):
+        tf.nn.softmax(tf.ones([2, 3]), axis="0")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="axis must be an integer"):
+        tf.nn.softmax(tf.ones([2, 3]), axis=0.0)
+    assert tf.nn.softmax(tf.ones([2, 3]), axis=True).shape == (2, 3)  # a bool is an int
+    with pytest.raises(tf.errors.InvalidArgumentError, match="'Tindices' of float"):
+        tf.gather(tf.ones([2, 3]), [], axis=0)  # [] is float32 data to TF
+    with pytest.raises(ValueError, match="'axis' must be None, an integer, or a tuple of 2"):
+        tf.norm(tf.ones([2, 3]), axis=[])
