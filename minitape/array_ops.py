@@ -234,7 +234,19 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     from .ops import reshape
 
     t = read(input)
-    r = read(repeats)
+    if isinstance(axis, _TensorLike):
+        raise TypeError(
+            f"Argument `axis` must be an int. Received `axis` = {axis.numpy()} of type EagerTensor"
+        )
+    if t._value.ndim == 0 and axis is not None:
+        t = reshape(t, [1])  # (a scalar repeats as a vector of one, as in TF)
+    # Python or numpy counts are made int32 where they can be (numpy floats truncate, as TF
+    # casts them; a Python float stays a float, and is refused below)
+    r = (
+        read(repeats)
+        if isinstance(repeats, _TensorLike)
+        else convert_to_tensor(repeats, dtype_hint=_dt.int32)
+    )
     if r._value.dtype.kind not in _INDEX_KINDS:
         raise TypeError(
             f"Argument `tensor` (name: repeats) must be of type integer. Received "

@@ -114,7 +114,10 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     )
 
 
-RandomShuffle = Op("RandomShuffle", lambda x, seed: x[_rng(seed).permutation(len(x))])
+RandomShuffle = Op(
+    "RandomShuffle",
+    lambda x, seed: x.copy() if x.ndim == 0 else x[_rng(seed).permutation(len(x))],
+)  # (a scalar has nothing to shuffle: it comes back as it is, as in TF)
 RandomShuffle.vjps = (None,)  # not differentiable
 
 

@@ -175,3 +175,12 @@ def test_einsum_values():
     assert tf.einsum("ij", a).numpy().tolist() == [[1, 2], [3, 4]]
     assert tf.einsum("ji", a).numpy().tolist() == [[1, 3], [2, 4]]  # implicit: sorted letters
     assert tf.linalg.einsum("i,i->", a[0], a[1]).numpy() == 11
+
+
+def test_repeat_and_shuffle_of_a_scalar_as_in_tf():
+    # (recorded under TF 2.21 in tests/fuzz/record.json)
+    assert tf.repeat(3, 2, axis=0).numpy().tolist() == [3, 3]
+    assert tf.repeat(tf.ones([2, 1]), np.array([1.0, 2.0]), axis=0).shape == (3, 1)
+    with pytest.raises(TypeError, match="Argument `axis` must be an int"):
+        tf.repeat(tf.ones([2, 3]), 2, axis=tf.constant(1))
+    assert float(tf.random.shuffle(1.5)) == 1.5
