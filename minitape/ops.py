@@ -847,10 +847,13 @@ def unstack(value, num=None, axis=0, name=None):
     """The slices of `value` along `axis`, as a list (`num`, if given, must be their count)."""
     t = read(value)
     nd = t._value.ndim
-    axis = _int_arg(axis, "axis", ValueError)
+    if isinstance(axis, (_TensorLike, np.ndarray)) and np.ndim(axis) != 0:
+        raise ValueError(f"Argument `axis` must be a scalar, got shape {list(np.shape(axis))}")
+    axis = _int_arg(axis, "axis")
     if not -nd <= axis < nd:
         raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
     n = t._value.shape[axis]
+    num = None if num is None else _int_arg(num, "num")
     if num is not None and num != n:
         raise invalid(
             "Unpack",

@@ -202,4 +202,4 @@ def get(identifier):
         return _BY_NAME[identifier]
     if callable(identifier):
         return identifier
-    raise TypeError(f"Could not interpret activation function identifier: {identifier!r}")
+    raise ValueError(f"Could not interpret activation function identifier: {identifier!r}")
