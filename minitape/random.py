@@ -11,6 +11,7 @@ import copy
 import numpy as np
 
 from . import dtypes as _dt
+from .errors import invalid
 from .ops import _shape_arg
 from .tape import Op, apply
 
@@ -85,11 +86,17 @@ RandomUniform = Op(
 )
 
 
+def _invalid_shape(op_name):
+    """A shape that is not integers reaches TF's random kernels: their InvalidArgumentError."""
+    return lambda message: invalid(op_name, message)
+
+
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Samples from N(mean, stddev**2) with the given shape."""
+    _seed(seed)  # (a bad seed is refused here, with TF's TypeError, not inside the op)
     return apply(
         RandomNormal,
-        shape=_shape_arg(shape),
+        shape=_shape_arg(shape, _invalid_shape("RandomStandardNormal")),
         mean=float(mean),
         stddev=float(stddev),
         dtype=_float_dtype(dtype, "normal"),
@@ -104,9 +111,10 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
         if not d.is_floating:
             raise ValueError("Must specify maxval for integer dtype " + d.name)
         maxval = 1.0
+    _seed(seed)
     return apply(
         RandomUniform,
-        shape=_shape_arg(shape),
+        shape=_shape_arg(shape, _invalid_shape("RandomUniform")),
         lo=float(minval) if d.is_floating else int(minval),
         hi=float(maxval) if d.is_floating else int(maxval),
         dtype=d._np,
