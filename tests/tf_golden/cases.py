@@ -5789,4 +5789,10 @@ def nb09_exercises(tf):
 
 # The other case modules register theirs on import: the course's claims, the classifier op
 # families, control flow with recompute_grad and forward mode.
-from . import cases_control_flow, cases_course, cases_nn  # noqa: E402, F401
+from . import (  # noqa: E402, F401
+    cases_control_flow,
+    cases_course,
+    cases_course_nb10,
+    cases_course_nb11,
+    cases_nn,
+)
