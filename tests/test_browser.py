@@ -6,8 +6,8 @@ drives Chromium through Playwright and checks what a learner sees:
 - every notebook in notebooks/ and notebooks/solutions/ runs with Run → Run All Cells: every
   code cell gets an execution count, no cell shows an uncaught exception (an error output, also
   inside a widget), and a notebook whose saved version has a plot shows one;
-- in the linear-regression notebook, the learning-rate slider is shown and moving it with the
-  keyboard gives new training output.
+- in each notebook of SLIDERS, the named slider is shown and moving it with the keyboard changes
+  what it drives (a plot or the printed text below it).
 
 Screenshots go to tests/artifacts/browser/. Needs Chromium at /usr/bin/chromium (`apt-get install
 chromium fonts-liberation`); without it the tests skip, except under CI (CI=true) where they fail.
@@ -30,12 +30,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOK = ROOT / "notebooks" / "02_linear_regression.ipynb"
 # Every notebook of the course: the lessons, then their solutions.
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
     (ROOT / "notebooks" / "solutions").glob("*.ipynb")
 )
-SLIDER_LABEL = "learning rate"  # the slider's description starts with this
+# One slider per notebook that the browser test moves: notebook -> the start of its description.
+SLIDERS = {
+    "notebooks/02_linear_regression.ipynb": "learning rate",
+}
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
 CHROMIUM_ARGS = [
@@ -428,15 +430,15 @@ def _slug(rel):
     return rel.removeprefix("notebooks/").removesuffix(".ipynb").replace("/", "-")
 
 
-def test_linear_regression_notebook_in_jupyterlab(lab, browser):
-    if not NOTEBOOK.exists():
-        pytest.skip(f"{NOTEBOOK.relative_to(ROOT)} does not exist yet")
-    rel = NOTEBOOK.relative_to(ROOT).as_posix()
-    with _notebook_page(browser, lab, rel, "linear-regression") as page:
-        _run_notebook_checks(page, lab, rel)
+@pytest.mark.parametrize("rel", list(SLIDERS))
+def test_slider_changes_what_it_drives(lab, browser, rel):
+    if not (ROOT / rel).exists():
+        pytest.skip(f"{rel} does not exist yet")
+    with _notebook_page(browser, lab, rel, f"slider-{_slug(rel)}") as page:
+        _run_notebook_checks(page, lab, rel, SLIDERS[rel])
 
 
-def _run_notebook_checks(page, lab, rel):
+def _run_notebook_checks(page, lab, rel, label):
     # 1. The notebook opens and its kernel starts.
     _open_notebook(page, lab, rel)
     _shot(page, "1-opened")
@@ -452,11 +454,11 @@ def _run_notebook_checks(page, lab, rel):
     plot.scroll_into_view_if_needed()
     _shot(page, "2-ran-all-plot")
 
-    # 4. The learning-rate slider is shown.
+    # 4. The slider is shown.
     slider = (
         page.locator(".jupyter-widgets.widget-slider")
         .filter(
-            has=page.locator(".widget-label", has_text=re.compile(rf"^\s*{SLIDER_LABEL}", re.I))
+            has=page.locator(".widget-label", has_text=re.compile(rf"^\s*{re.escape(label)}", re.I))
         )
         .first
     )
@@ -466,7 +468,7 @@ def _run_notebook_checks(page, lab, rel):
     before_value = readout.inner_text()
     _shot(page, "3-slider")
 
-    # 5. Keyboard on the slider handle: the value moves and training output changes.
+    # 5. Keyboard on the slider handle: the value moves and what it drives changes.
     before = _state(page, rel)
     handle = slider.locator(".noUi-handle").first
     handle.focus()
@@ -494,7 +496,7 @@ def _run_notebook_checks(page, lab, rel):
         return now if steady and now["imagesLoaded"] and _kernel_state(lab, rel) == "idle" else None
 
     after = _wait(settled, 60, "the output to settle after moving the slider", interval=1.0)
-    assert not after["errors"], "re-training failed:\n" + _describe_errors(rel, after["errors"])
+    assert not after["errors"], "re-running failed:\n" + _describe_errors(rel, after["errors"])
     assert after["images"], "the plot disappeared after moving the slider"
     slider.scroll_into_view_if_needed()
     _shot(page, "4-slider-moved")
