@@ -2,6 +2,7 @@
 cases.py: each function records one claim a notebook makes, under the notebook's number."""
 
 import inspect
+import weakref
 
 import numpy as np
 
@@ -109,3 +110,211 @@ def course_nb09_check_numerics(tf):
         tf.debugging.disable_check_numerics()
     results.append(tf.math.log(x))
     return results
+
+
+# --- 03 §8: control flow and the tape --------------------------------------------------------
+def _tent(tf, x):
+    # 03 §8: x² left of 1, 3 - 2x from 1 on (a Python `if` on a tensor, run eagerly)
+    if x < 1.0:
+        return x**2
+    return 3.0 - 2.0 * x
+
+
+@case
+def course_nb03_python_if_records_the_branch_that_ran(tf):
+    # 03 §8: the gradient is the taken branch's (at x = 1 exactly, `x < 1` is False: the right
+    # branch's -2); a variable used only by the other branch gets None
+    out = []
+    for value in [0.5, 1.0, 2.0]:
+        x = tf.Variable(value)
+        with tf.GradientTape() as tape:
+            y = _tent(tf, x)
+        out.append([y, tape.gradient(y, x)])
+    a, b = tf.Variable(3.0), tf.Variable(5.0)
+    for value in [0.5, 2.0]:
+        x = tf.constant(value)
+        with tf.GradientTape() as tape:
+            y = a * x if x < 1.0 else b * x
+        out.append(tape.gradient(y, [a, b]))
+    return out
+
+
+def _tent_cond(tf, x):
+    return tf.cond(x < 1.0, lambda: x**2, lambda: 3.0 - 2.0 * x)
+
+
+def _scaled_cond(tf, x, a, b):
+    return tf.cond(x < 1.0, lambda: a * x, lambda: b * x)
+
+
+@case
+def course_nb03_cond_records_the_branch_that_ran(tf):
+    # 03 §8: eagerly, tf.cond runs one branch, and only its ops reach the gradient
+    out = []
+    for value in [0.5, 1.0, 2.0]:
+        x = tf.Variable(value)
+        with tf.GradientTape() as tape:
+            y = _tent_cond(tf, x)
+        out.append([y, tape.gradient(y, x)])
+    a, b = tf.Variable(3.0), tf.Variable(5.0)
+    for value in [0.5, 2.0]:
+        x = tf.constant(value)
+        with tf.GradientTape() as tape:
+            y = _scaled_cond(tf, x, a, b)
+        out.append(tape.gradient(y, [a, b]))
+    return out
+
+
+@case
+def course_nb03_halving_loop_gradient_ignores_the_trip_count(tf):
+    # 03 §8: halve x while x > 1 (a Python while and tf.while_loop): y = x / 2^n, and the tape
+    # gives 1 / 2^n; across x = 4 the value jumps down, the gradient only halves
+    def halve_python(x):
+        while x > 1.0:
+            x = x / 2.0
+        return x
+
+    def halve_while_loop(x):
+        return tf.while_loop(lambda h: h > 1.0, lambda h: [h / 2.0], [x])[0]
+
+    out = []
+    for halve in (halve_python, halve_while_loop):
+        for value in [1.5, 3.0, 3.9, 4.1, 10.0]:
+            x = tf.constant(value)
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = halve(x)
+            out.append([y, tape.gradient(y, x)])
+    return out
+
+
+@case
+def course_nb03_function_python_argument_traces_per_value(tf):
+    # 03 §8: inside tf.function a Python `if` on a Python argument is decided while tracing;
+    # each new value of the argument traces again
+    @tf.function
+    def tent(x, left):
+        return x**2 if left else 3.0 - 2.0 * x
+
+    out = []
+    for value in [0.5, 2.0, 0.7]:
+        x = tf.constant(value)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tent(x, value < 1.0)
+        out.append([y, tape.gradient(y, x), tent.experimental_get_tracing_count()])
+    return out
+
+
+@case
+def course_nb03_function_where_decides_on_every_call(tf):
+    # 03 §8: tf.where inside tf.function computes both sides and picks per call: one trace,
+    # the right value and gradient at every call
+    @tf.function
+    def tent(x):
+        return tf.where(x < 1.0, x**2, 3.0 - 2.0 * x)
+
+    out = []
+    for value in [0.5, 2.0, 0.7]:
+        x = tf.constant(value)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tent(x)
+        out.append([y, tape.gradient(y, x), tent.experimental_get_tracing_count()])
+    return out
+
+
+@case
+def course_nb03_function_tensor_if_at_the_tracing_call(tf):
+    # 03 §8: a Python `if` on a tensor inside tf.function, at the call that traces: the branch
+    # for that value (later calls are where TF and minitape differ: README)
+    out = []
+    for value in [0.5, 2.0]:
+
+        @tf.function
+        def tent(x):
+            if x < 1.0:
+                return x**2
+            return 3.0 - 2.0 * x
+
+        x = tf.constant(value)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tent(x)
+        out.append([y, tape.gradient(y, x)])
+    return out
+
+
+@case
+def course_nb03_exercise_4_growing_loop(tf):
+    # 03 Exercise 4: multiply by 1.5 while below 10, from 2: four steps, y = 10.125, dy/dx = 1.5⁴
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        (y,) = tf.while_loop(lambda h: h < 10.0, lambda h: (h * 1.5,), (x,))
+    return [y, tape.gradient(y, x)]
+
+
+# --- 04 §6: recompute_grad ------------------------------------------------------------------
+def _deep_stack(tf, depth, segment, width=8, batch=4):
+    """A stack of `depth` layers tanh(h @ W), plain (segment None) or with recompute_grad around
+    each block of `segment` layers: layer calls forward and backward, layer outputs alive after
+    the forward, the most alive at any time during the step, the loss and the gradients."""
+    rng = np.random.default_rng(0)
+    ws = [
+        tf.Variable((rng.standard_normal((width, width)) / np.sqrt(width)).astype(np.float32))
+        for _ in range(depth)
+    ]
+    x = tf.constant(rng.standard_normal((batch, width)).astype(np.float32))
+    calls, alive, peak = [0], [], [0]
+
+    def layer(h, w):
+        calls[0] += 1
+        out = tf.tanh(h @ w)
+        alive.append(weakref.ref(out))
+        peak[0] = max(peak[0], sum(r() is not None for r in alive))
+        return out
+
+    def block(lo, hi):
+        def run(h):
+            for w in ws[lo:hi]:
+                h = layer(h, w)
+            return h
+
+        return run
+
+    if segment is None:
+        blocks = [block(0, depth)]
+    else:
+        blocks = [tf.recompute_grad(block(i, i + segment)) for i in range(0, depth, segment)]
+    with tf.GradientTape() as tape:
+        h = x
+        for b in blocks:
+            h = b(h)
+        loss = tf.reduce_mean(h**2)
+    del h
+    forward = calls[0]
+    held = sum(r() is not None for r in alive)
+    grads = tape.gradient(loss, ws)
+    return [forward, calls[0] - forward, held, peak[0], loss, grads]
+
+
+@case
+def course_nb04_recompute_grad_deep_stack(tf):
+    # 04 §6: 40 layers; recompute_grad around the whole stack, or around blocks of k layers,
+    # gives the same gradients, calls every layer once more during the backward, holds fewer
+    # layer outputs after the forward, and has its peak at 40/k + k
+    plain = _deep_stack(tf, 40, None)
+    out = [plain[:5]]
+    for k in [40, 1, 2, 4, 5, 8, 10, 20]:
+        run = _deep_stack(tf, 40, k)
+        same = all(
+            np.allclose(g.numpy(), p.numpy(), rtol=1e-6, atol=0.0) for g, p in zip(run[5], plain[5])
+        )
+        out.append([k, *run[:5], same])
+    return out
+
+
+@case
+def course_nb04_exercise_4_best_segment(tf):
+    # 04 Exercise 4: 36 layers, blocks of k: the peak of layer outputs alive, per k
+    return [[k, _deep_stack(tf, 36, k)[3]] for k in [1, 2, 3, 4, 6, 9, 12, 18, 36]]
