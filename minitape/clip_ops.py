@@ -7,6 +7,8 @@ written with minitape ops, as TF writes it, so the clipping is itself differenti
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from . import ops as o
 from .nn_impl import l2_loss
 from .tensor import constant, convert_to_tensor
@@ -18,6 +20,11 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     """`t * clip_norm / max(norm(t), clip_norm)`: unchanged if its L2 norm is at most
     `clip_norm`, otherwise scaled down to that norm (the norm over `axes`, default all)."""
     values = convert_to_tensor(t)
+    if np.isscalar(clip_norm):  # (as TF: a negative norm counts as 0)
+        if clip_norm < 0:
+            clip_norm = 0
+    else:
+        clip_norm = o.cast(o.maximum(clip_norm, 0), values.dtype)
     l2sum = o.reduce_sum(values * values, axes, keepdims=True)
     # The norm is sqrt(l2sum), but sqrt's gradient at 0 is infinite: take the root only
     # where l2sum > 0 (the "double where" trick keeps NaN out of the gradient).

@@ -322,7 +322,7 @@ def _binary(op, fn_name, doc, kinds=_NUMBERS):
         elif type(y) is Tensor:
             x = operand(x, y, op.name)
         else:
-            x = read(x)
+            x = _input(x, kinds)
             y = operand(y, x, op.name)
         if x._value.dtype.kind not in kinds:
             _refuse(op.name, x, kinds)
@@ -333,8 +333,18 @@ def _binary(op, fn_name, doc, kinds=_NUMBERS):
     return binary
 
 
+def _input(x, kinds):
+    """An op's input that is not yet a tensor, converted as TF converts it: for an op whose
+    input dtype is fixed (bool, for the logical ops) to that dtype (Python data strictly, a
+    TypeError "Cannot convert 1.0 to EagerTensor of dtype bool"; numpy data cast), else by
+    the default rules."""
+    if kinds is _BOOLS and not isinstance(x, _TensorLike):
+        return convert_to_tensor(x, _dt.bool)
+    return read(x)
+
+
 def _unary(op, x, kinds=_NUMBERS):
-    x = x if type(x) is Tensor else read(x)
+    x = x if type(x) is Tensor else _input(x, kinds)
     if x._value.dtype.kind not in kinds:
         _refuse(op.name, x, kinds)
     return apply(op, x)
@@ -490,14 +500,37 @@ def _int_true_div_operands(x, y):
     return cast(x, to), cast(y, to)
 
 
+def _division_operands(x, y, fn_name, y_first=False):
+    """The operands of tf.truediv and tf.math.divide_no_nan, as TF's Python code makes them:
+    x converted on its own (or with y's dtype when only y is a tensor), y with x's dtype as a
+    hint; the two must then have one dtype (TypeError), and integers are cast to the float
+    TF divides them in (bool and string are no dividends: TypeError). With `y_first`
+    (divide_no_nan), a y that alone is a tensor is converted first and x takes its dtype."""
+    if y_first and not isinstance(x, _TensorLike) and isinstance(y, _TensorLike):
+        y = read(y)
+        x = convert_to_tensor(x, dtype=y.dtype)
+    else:
+        x = read(x)
+        y = read(y) if isinstance(y, _TensorLike) else convert_to_tensor(y, dtype_hint=x.dtype)
+    if x._value.dtype != y._value.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    kind = x._value.dtype.kind
+    if kind not in _NUMBERS:
+        raise TypeError(
+            f"Invalid dtype {x.dtype!r} in {fn_name}. Expected one of {{tf.uint8, tf.int8, "
+            "tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, tf.int64, tf.bfloat16, "
+            "tf.float16, tf.float32, tf.float64, tf.complex64, tf.complex128}."
+        )
+    if kind in "iu":
+        to = _dt.float64 if x._value.dtype.itemsize >= 4 else _dt.float32
+        x, y = cast(x, to), cast(y, to)
+    return x, y
+
+
 def truediv(x, y, name=None):
     """tf.truediv as TF writes it: x converted on its own, y with x's dtype as a hint; the two
     must then have one dtype (TypeError), integers divided as `/` does."""
-    x = read(x)
-    y = operand(y, x, "RealDiv", hint=True) if not isinstance(y, _TensorLike) else read(y)
-    if x._value.dtype != y._value.dtype:
-        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
-    return divide(x, y)
+    return _real_div(*_division_operands(x, y, "__truediv__"))
 
 
 _divide_no_nan = _binary(DivNoNan, "divide_no_nan", None)
@@ -505,16 +538,7 @@ _divide_no_nan = _binary(DivNoNan, "divide_no_nan", None)
 
 def divide_no_nan(x, y, name=None):
     """x / y, but 0 wherever y is 0 (no inf or nan); integers are divided as `/` does."""
-    x = (
-        read(x)
-        if isinstance(x, _TensorLike) or not isinstance(y, _TensorLike)
-        else operand(x, read(y), "DivNoNan")
-    )
-    if x._value.dtype.kind in "iu":
-        x, y = _int_true_div_operands(x, y)
-    if x._value.dtype.kind not in _FLOATS:
-        _refuse("DivNoNan", x, _FLOATS)
-    return _divide_no_nan(x, y)
+    return _divide_no_nan(*_division_operands(x, y, "tf.math.divide_no_nan", y_first=True))
 
 
 floordiv = _binary(FloorDiv, "floordiv", "x // y, element-wise, rounding down.")
@@ -626,16 +650,21 @@ def cast(x, dtype, name=None):
 
 def where(condition, x=None, y=None, name=None):
     """Element-wise choice `condition ? x : y` (broadcasting); with only a condition, the
-    indices of its true elements."""
-    c = read(condition)
+    indices of its true (nonzero) elements."""
+    if x is None and y is None:
+        c = read(condition)
+        if c._value.dtype.kind not in _NUMBERS + "b":
+            _refuse("Where", c, _NUMBERS)
+        if c._value.ndim == 0:
+            raise invalid("Where", "WhereOp : Unhandled input dimensions: 0")
+        return apply(Where, c)
+    c = condition if type(condition) is Tensor else _input(condition, _BOOLS)
     if c._value.dtype.kind != "b":
         raise invalid(
             "SelectV2",
             f"cannot compute SelectV2 as input #0(zero-based) was expected "
             f"to be a bool tensor but is a {tf_type_name(c._value.dtype)} tensor",
         )
-    if x is None and y is None:
-        return apply(Where, c)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     if not isinstance(x, _TensorLike) and isinstance(y, _TensorLike):
@@ -915,7 +944,7 @@ def _index_error(numpy_message, ndim):
 # --- reductions ---------------------------------------------------------------------------
 def _reduction(op, kinds=_NUMBERS):
     def reduce(input_tensor, axis=None, keepdims=False, name=None):
-        t = read(input_tensor)
+        t = input_tensor if type(input_tensor) is Tensor else _input(input_tensor, kinds)
         if t._value.dtype.kind not in kinds:
             _refuse(op.name, t, kinds)
         axes = _axes(axis, t._value.ndim, op.name)
@@ -934,21 +963,53 @@ reduce_any = _reduction(Any, _BOOLS)
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
-    """Vector norm (over all elements, or along `axis`): euclidean/2, 1 or np.inf."""
+    """The norm of `tensor` as TF computes it: a vector norm over all elements or along an
+    int `axis` (euclidean/2, 1, np.inf or any p > 0), or a matrix norm over a pair of axes
+    (euclidean/'fro', 1: the largest column sum, np.inf: the largest row sum)."""
+    is_matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
+    if is_matrix:
+        axis = tuple(axis)
+        if type(axis[0]) is not int or type(axis[1]) is not int or axis[0] == axis[1]:
+            raise ValueError(
+                f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}"
+            )
+        if ord not in ("euclidean", "fro", 1, 2, np.inf):
+            raise ValueError(
+                f"'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, 2, inf], "
+                f"got {ord}"
+            )
+        if ord == 2:  # (TF takes the largest singular value: an SVD minitape does not have)
+            raise ValueError("'ord' = 2 over two axes (the spectral norm) is not in minitape")
+    else:
+        if not (isinstance(axis, int) or axis is None):
+            raise ValueError(
+                f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}"
+            )
+        if (not np.isreal(ord) or ord <= 0) and ord not in ("euclidean", 1, 2, np.inf):
+            raise ValueError(f"'ord' must be a supported vector norm, got {ord}")
+        if axis is not None:
+            axis = (axis,)
     t = read(tensor)
-    if isinstance(axis, (list, tuple)) and not 1 <= len(axis) <= 2:
-        raise ValueError(
-            f"'axis' must be None, an integer, or a tuple of 2 unique integers, got {axis}"
-        )
-    if ord in ("euclidean", 2, 2.0, "fro"):
-        return sqrt(reduce_sum(t * t, axis=axis, keepdims=keepdims))
-    if ord in (1, 1.0):
-        return reduce_sum(abs(t), axis=axis, keepdims=keepdims)
-    if ord == np.inf:
-        return reduce_max(abs(t), axis=axis, keepdims=keepdims)
-    raise ValueError(
-        f"'ord' must be a supported vector norm ('euclidean', 1, 2, np.inf), got {ord!r}"
-    )
+    kind = t._value.dtype.kind
+    if kind not in "fiuc":  # (TF's conj: numbers only)
+        raise TypeError(f"Expected numeric or variant tensor, got dtype {t.dtype!r}.")
+    if ord in ("fro", "euclidean", 2, 2.0):
+        # (x * conj(x) is |x|² for complex x, kept complex as in TF)
+        square = cast(abs(t) * abs(t), t.dtype) if kind == "c" else t * t
+        result = sqrt(reduce_sum(square, axis, keepdims=True))
+    else:
+        result = abs(t)
+        if ord == 1:
+            result = reduce_sum(result, None if axis is None else axis[0], keepdims=True)
+            if is_matrix:
+                result = reduce_max(result, axis[-1], keepdims=True)
+        elif ord == np.inf:
+            if is_matrix:
+                result = reduce_sum(result, axis[1], keepdims=True)
+            result = reduce_max(result, None if axis is None else axis[0], keepdims=True)
+        else:
+            result = pow(reduce_sum(pow(result, ord), axis, keepdims=True), 1.0 / ord)
+    return result if keepdims else squeeze(result, axis)
 
 
 # --- creating tensors ---------------------------------------------------------------------

@@ -471,8 +471,12 @@ def _from_python(value, npd=None):
 
 
 def _from_numpy(value, npd=None):
-    """numpy data: its own dtype, or cast to `npd` (strings only to strings)."""
+    """numpy data: its own dtype, or cast to `npd` the way numpy casts (TF's conversion
+    force-casts numpy data to the dtype asked for: floats truncate, strings are parsed as
+    numbers, objects become bools by their truth value); nothing becomes a string but strings."""
     kind = value.dtype.kind
+    if npd is not None and npd.kind != "O" and kind in "USO":
+        return np.asarray(value).astype(npd)  # (numpy's ValueError for 'a' as a number)
     if kind in "USO":
         if kind == "O" and not all(isinstance(v, (str, bytes)) for v in np.ravel(value)):
             bad = next(v for v in np.ravel(value) if not isinstance(v, (str, bytes)))
@@ -515,6 +519,9 @@ def _to_numpy(value, dtype=None, pack=True):
         return np.array(_nested_values(value, npd))
     if isinstance(value, (numbers.Number, list, tuple, str, bytes, np.bool_)):
         return _from_python(value, npd)
+    if hasattr(value, "__array__"):  # (array-like objects are converted as TF does: by
+        # calling their __array__; a numpy type such as np.float32 fails there, TypeError)
+        return _from_numpy(np.asarray(value.__array__()), npd)
     raise _unsupported(value)
 
 
