@@ -65,6 +65,10 @@ ANSWERS = {
     "09.2": (4, "13fd6f27c6622aac"),
     "09.3": (0, "2b86ddc341143c94"),
     "09.4": (0, "1e3fa1a9132f8570"),
+    "10.1": (3, "ee8636462c0c2006"),
+    "10.2": (0, "e122555ccd79d52e"),
+    "10.3": (3, "9646db9398162ecc"),
+    "10.4": (3, "8b6ddecd625b758d"),
 }
 
 # what a wrong answer is told
@@ -105,6 +109,10 @@ HINTS = {
     "09.2": "clip_by_global_norm returns (clipped list, global norm)",
     "09.3": "a new shape, a new Python value or a new dtype traces again",
     "09.4": "which function has an infinite slope at 0?",
+    "10.1": "watch x with the tangent v in a ForwardAccumulator, compute f inside, then acc.jvp(f)",
+    "10.2": "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
+    "10.3": "ForwardAccumulator(p, v) around a GradientTape; acc.jvp of the tape's gradient",
+    "10.4": "record y under a tape watching W4; output_gradients takes a tensor of y's shape",
 }
 
 
