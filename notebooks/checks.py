@@ -69,6 +69,10 @@ ANSWERS = {
     "10.2": (0, "e122555ccd79d52e"),
     "10.3": (3, "9646db9398162ecc"),
     "10.4": (3, "8b6ddecd625b758d"),
+    "11.1": (3, "50e90bf9b3fec7fb"),
+    "11.2": (3, "4ccd7c26b63320f1"),
+    "11.3": (3, "b379906b20876acc"),
+    "11.4": (3, "98a72303b910f98e"),
 }
 
 # what a wrong answer is told
@@ -113,6 +117,10 @@ HINTS = {
     "10.2": "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
     "10.3": "ForwardAccumulator(p, v) around a GradientTape; acc.jvp of the tape's gradient",
     "10.4": "record y under a tape watching W4; output_gradients takes a tensor of y's shape",
+    "11.1": "exp's rule is g * exp(x); call inner.gradient() inside the outer tape's block",
+    "11.2": "reset empties entries and watched; v is read again afterwards, x is not watched again",
+    "11.3": "one backward walk, then one grads.get(s.id) per source (None where no path leads)",
+    "11.4": "three tapes, all watching x, each gradient() inside every tape further out",
 }
 
 
