@@ -33,7 +33,7 @@ def custom_gradient(f):
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
-        with GradientTape() as watcher:  # hears which trainable variables f reads
+        with _VariableWatcher() as watcher:  # hears which trainable variables f reads
             result, grad_fn = f(*args, **kwargs)
         flat_args = nest.flatten(args)
         given = flat_args + nest.flatten(kwargs)
@@ -84,6 +84,15 @@ def custom_gradient(f):
         return nest.pack_sequence_as(result, outputs)
 
     return decorated
+
+
+class _VariableWatcher(GradientTape):
+    """A tape that hears which trainable variables are read and records nothing (TF's
+    VariableWatcher): it watches no tensor, so no op is recorded on it and `f`'s intermediates
+    are not kept alive by it (what `recompute_grad` relies on)."""
+
+    def _watch_variable(self, var):
+        self._variables.setdefault(var._id, var)
 
 
 class _Cotangents:

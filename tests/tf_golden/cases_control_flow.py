@@ -659,6 +659,29 @@ def rg_reads_variable(tf):
 
 
 @case
+def rg_intermediates_not_kept_during_the_forward_call(tf):
+    # f reads a variable: no tape (not even the one that hears which variables f reads) keeps
+    # f's intermediates alive while f runs
+    import weakref
+
+    w = tf.Variable([1.0])
+    refs, alive = [], []
+
+    def block(h):
+        for _ in range(10):
+            h = tf.tanh(h * w)
+            refs.append(weakref.ref(h))
+        alive.append(sum(r() is not None for r in refs))
+        return h
+
+    x = tf.constant([0.5])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.recompute_grad(block)(x)
+    return [alive[0], y, tape.gradient(y, [x, w])]
+
+
+@case
 def rg_same_tensor_twice_and_dtypes(tf):
     x = tf.constant(2.0)
     xd = tf.constant(2.0, tf.float64)
