@@ -17,7 +17,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .errors import invalid
-from .ops import _int_arg, _op, transpose
+from .ops import _dims, _int32_input, _int_arg, _make_int, _op, transpose
 from .tape import apply
 from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
 
@@ -108,8 +108,21 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     p = read(params)
     i = _int_tensor(indices, "GatherV2", "Tindices", empty_is_int=False)
     pnd, ind = p._value.ndim, i._value.ndim
-    b = int(batch_dims)
-    a = b if axis is None else int(axis.numpy() if isinstance(axis, _TensorLike) else axis)
+    if axis is None:
+        axis = batch_dims
+    # As TF's: an axis of 0 gathers without batch dimensions (batch_dims is not looked at);
+    # otherwise batch_dims is an int attribute of the op and the axis one of its inputs.
+    if (axis._read_value() if isinstance(axis, _TensorLike) else axis) != 0:
+        b = _make_int(batch_dims, "batch_dims")
+    else:
+        b = 0
+    a = _int_arg(
+        axis,
+        "axis",
+        lambda m: invalid("GatherV2", m),
+        "Taxis",
+        lambda v: invalid("GatherV2", f"axis must be scalar, but got shape {_dims(v.shape)}"),
+    )
     if b < 0:
         b += ind
     if a < 0:
@@ -171,13 +184,11 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     (1 and 0 by default, in float32 unless on_value, off_value or dtype say otherwise).
     An index outside [0, depth) gives a row of off_value. No gradient, as in TF."""
     i = _int_tensor(indices, "OneHot", "TI", "uint8, int8, int32, int64")
-    if isinstance(depth, _TensorLike):
-        depth = read(depth)
-        if depth._value.dtype.kind not in _INDEX_KINDS:
-            raise TypeError(f"Cannot convert {depth!r} to EagerTensor of dtype int32")
-        depth = int(depth._value)
-    elif isinstance(depth, (bool, float, np.floating)) or not isinstance(depth, (int, np.integer)):
-        raise TypeError(f"Cannot convert {depth!r} to EagerTensor of dtype int32")
+    axis = -1 if axis is None else _make_int(axis, "axis")  # (an int attribute of OneHot)
+    depth = _int32_input(depth, "OneHot", 1)  # (an int32 input of OneHot)
+    if depth.ndim:
+        raise invalid("OneHot", f"depth must be a scalar, but got: {_dims(depth.shape)}")
+    depth = int(depth)
     want = None if dtype is None else _dt.as_dtype(dtype)
     values = {}
     for key, v in (("on_value", on_value), ("off_value", off_value)):
@@ -197,7 +208,6 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if depth < 0:
         raise invalid("OneHot", f"depth must be non-negative, got: {depth}")
     nd = i._value.ndim + 1
-    axis = -1 if axis is None else int(axis)
     if axis != -1 and not 0 <= axis < nd:
         raise invalid(
             "OneHot", f"Expected axis to be -1 or between [0, {nd}).  But received: {axis}"
@@ -273,19 +283,31 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     """`value` cut along `axis` into `num_or_size_splits` equal pieces, or into pieces of the
     given sizes (one of them may be -1: the rest). Slices, so each piece's gradient goes
     back to its own place."""
+    sizes = num_or_size_splits
+    if isinstance(sizes, (int, np.integer)):  # (TF: a count; else sizes, as a tensor)
+        op_name = "Split"
+        sizes = _make_int(sizes, "num_split")
+    else:
+        op_name = "SplitV"
+        sizes = convert_to_tensor(sizes)._value
+        if sizes.ndim == 0:
+            raise ValueError(
+                "Rank-0 tensors are not supported as the num_or_size_splits argument "
+                f"to split. Argument provided: {num_or_size_splits}"
+            )
+        if sizes.dtype.name not in ("int8", "int32", "int64"):
+            raise invalid(
+                "SplitV",
+                f"Value for attr 'Tlen' of {tf_type_name(sizes.dtype)} is not in the list of "
+                "allowed values: int8, int32, int64",
+            )
+    # (the axis is an int32 input of the op: #0 of Split, #2 of SplitV)
+    axis = _int32_input(axis, op_name, 0 if op_name == "Split" else 2)
     t = read(value)
     nd = t._value.ndim
+    if axis.ndim:
+        raise invalid(op_name, f"split_dim must be a scalar but has rank {axis.ndim}")
     axis = int(axis)
-    sizes = num_or_size_splits
-    if isinstance(sizes, _TensorLike):
-        sizes = read(sizes)._value
-        sizes = int(sizes) if sizes.ndim == 0 else sizes.tolist()
-    if isinstance(sizes, (float, np.floating)):
-        raise ValueError(
-            "Rank-0 tensors are not supported as the num_or_size_splits argument "
-            f"to split. Argument provided: {num_or_size_splits}"
-        )
-    op_name = "Split" if isinstance(sizes, (int, np.integer)) else "SplitV"
     if not -nd <= axis < nd:
         raise invalid(
             op_name, f"-input rank(-{nd}) <= split_dim < input rank ({nd}), but got {axis}"
@@ -307,7 +329,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
             )
         sizes = [total // count] * count
     else:
-        sizes = [int(s) for s in sizes]
+        sizes = sizes.reshape(-1).tolist()
         if sizes.count(-1) > 1:
             raise invalid("SplitV", "There can only be one -1 in the input.")
         known = sum(s for s in sizes if s != -1)
@@ -402,7 +424,25 @@ _ARG_TYPES = {"int16", "uint16", "int32", "int64"}
 def _arg(op, input, axis, output_type):  # noqa: A002
     t = read(input)
     nd = t._value.ndim
-    axis = 0 if axis is None else _int_arg(axis, "axis")
+    if axis is None:
+        axis = 0
+    if op is ArgMax:  # (TF's argmax checks its axis in Python first; argmin does not)
+        if hasattr(axis, "dtype"):
+            name = axis.dtype.name if isinstance(axis, _TensorLike) else None
+            if name not in ("int8", "uint8", "int16", "uint16", "int32", "int64"):
+                name = name or np.dtype(axis.dtype).name  # (numpy's dtypes are not TF's)
+                raise TypeError(f"axis tensor dtypes {name} is not supported")
+        elif not isinstance(axis, int):
+            raise TypeError("axis must be int or Tensor with integer datatype")
+    axis = _int_arg(
+        axis,
+        "axis",
+        lambda m: invalid(op.name, m),
+        "Tidx",
+        lambda v: invalid(
+            op.name, f"dim must be a scalar, but received tensor of shape: {_dims(v.shape)}"
+        ),
+    )
     if not -nd <= axis < builtins.max(nd, 0) or nd == 0:
         raise invalid(op.name, f"Expected dimension in the range [{-nd}, {nd}), but got {axis}")
     out = _dt.as_dtype(output_type)

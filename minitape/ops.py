@@ -350,19 +350,32 @@ def _unary(op, x, kinds=_NUMBERS):
     return apply(op, x)
 
 
-def _int_values(value, what, error):
+def _int_values(value, what, error, attr=None, by_op=True):
     """An integer argument (an axis, a dimension, a count; or a list of them) as a numpy int
-    array, by TF's conversion rules: ints, numpy ints and integer tensors pass; a float, a
-    string, a bool or None is refused with `error(message)` naming the argument; data TF cannot
-    convert at all (ragged lists, ints beyond int64, None inside a list) raises what TF's
-    conversion raises (ValueError)."""
+    array, the way TF converts an op input whose dtype is an attribute with int32 as its
+    default (reduction axes, shapes): an integer tensor passes; numpy data is cast to int32
+    (2.5 becomes 2, as TF casts it); a Python float is converted to int32 strictly
+    (TypeError); other Python data is converted by the default rules, and a result that is
+    not integers is refused with `error(message)` (TF's op refuses the dtype: with `attr`, in
+    TF's words). Where TF's Python code converts the argument itself before an op sees it
+    (tf.random's shapes, linspace's num: `by_op=False`), numpy data keeps its dtype and a
+    Python float is converted as any other data. Data TF cannot convert at all (ragged
+    lists, ints beyond int64, None inside a list) raises what TF's conversion raises
+    (ValueError)."""
     if isinstance(value, _TensorLike):
         v = value._read_value()
-    elif isinstance(value, (np.ndarray, np.generic)):
-        v = np.asarray(value)  # (its own dtype: a float array is not truncated)
+    elif isinstance(value, (np.ndarray, np.generic)) and by_op:
+        v = convert_to_tensor(value, _dt.int32)._value
+    elif type(value) is float and by_op:  # (a Python number goes to int32 strictly)
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
     else:
         v = convert_to_tensor(value, dtype_hint=_dt.int32)._value  # ([] is int32)
     if v.dtype.kind not in "iu":
+        if attr is not None:
+            raise error(
+                f"Value for attr '{attr}' of {tf_type_name(v.dtype)} is not in the list of "
+                "allowed values: int32, int64"
+            )
         raise error(
             f"{what} must be an integer (or a list of integers, or an integer "
             f"tensor), got {value!r}"
@@ -370,14 +383,56 @@ def _int_values(value, what, error):
     return v
 
 
-def _int_arg(value, what, error=TypeError):
-    """One integer argument as a Python int (see `_int_values`)."""
+def _int32_input(value, op_name, index):
+    """An op input TF declares as int32 itself (Split's axis, OneHot's depth), as a numpy
+    value: a tensor of another dtype is refused by the op (InvalidArgumentError), anything
+    else is converted to int32 strictly (TypeError "Cannot convert 2.5 to EagerTensor of
+    dtype int32"; ValueError for what cannot be converted at all)."""
+    if isinstance(value, _TensorLike):
+        v = value._read_value()
+        if v.dtype != np.int32:
+            raise invalid(
+                op_name,
+                f"cannot compute {op_name} as input #{index}(zero-based) was expected to be "
+                f"a int32 tensor but is a {tf_type_name(v.dtype)} tensor",
+            )
+        return v
+    return convert_to_tensor(value, _dt.int32)._value
+
+
+def _single_value(x):
+    """A tensor or array holding one value, of any rank, as 0-d (TF takes [1] as 1 where an
+    op asks for "a tensor with a single value"); anything else as it is."""
+    if isinstance(x, _TensorLike) and x._read_value().size == 1:
+        return Tensor(x._read_value().reshape(()))
+    if isinstance(x, np.ndarray) and x.size == 1:
+        return x.reshape(())
+    return x
+
+
+def _make_int(value, arg_name):
+    """An int attribute of an op (one_hot's axis, unstack's num, squeeze's axes), taken as
+    TF takes it: `int(value)` (a float is truncated), a string or anything int() refuses
+    is a TypeError."""
+    if not isinstance(value, str):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            pass
+    raise TypeError(f"Expected int for argument '{arg_name}' not {value!r}.")
+
+
+def _int_arg(value, what, error=TypeError, attr=None, not_scalar=None, by_op=True):
+    """One integer argument as a Python int (see `_int_values`); a value that is not one
+    number is refused with `error`, or with `not_scalar` (the op's words) when given."""
     if type(value) is int:
         if -_INT64_LIMIT <= value < _INT64_LIMIT:
             return value
         raise ValueError(f"{what} = {value} is out of range for an int64")
-    v = _int_values(value, what, error)
+    v = _int_values(value, what, error, attr, by_op)
     if v.ndim != 0:
+        if not_scalar is not None:
+            raise not_scalar(v)
         raise error(f"{what} must be a scalar integer, got shape {list(v.shape)}")
     return int(v)
 
@@ -394,15 +449,7 @@ def _axes(axis, ndim, op_name):
     if type(axis) is int and -ndim <= axis < ndim:  # the common case, quickly
         return (axis % ndim,)
     err = lambda message: invalid(op_name, message)  # noqa: E731
-    axes = _int_values(
-        axis,
-        "axis",
-        lambda m: invalid(
-            op_name,
-            f"Value for attr 'Tidx' of {_axis_type(axis)} is not in the list of allowed "
-            f"values: int32, int64 ({m})",
-        ),
-    )
+    axes = _int_values(axis, "axis", err, "Tidx")
     if axes.ndim > 1:
         raise err(f"axis must be a scalar or a vector, got shape {list(axes.shape)}")
     out = []
@@ -415,14 +462,7 @@ def _axes(axis, ndim, op_name):
     return tuple(sorted(out))
 
 
-def _axis_type(axis):
-    try:
-        return _dt.from_numpy(read(axis)._value.dtype).name
-    except (TypeError, ValueError):
-        return type(axis).__name__
-
-
-def _shape_arg(shape, error=TypeError, what="shape"):
+def _shape_arg(shape, error=TypeError, what="shape", by_op=True):
     """A shape given as a list, tuple, TensorShape, int or int tensor, as a tuple of ints.
     A float, string, bool or None dimension is refused with `error` (TF's class differs from
     op to op: TypeError for tf.zeros, InvalidArgumentError for tf.reshape)."""
@@ -430,7 +470,7 @@ def _shape_arg(shape, error=TypeError, what="shape"):
         type(s) is int and -_INT64_LIMIT <= s < _INT64_LIMIT for s in shape
     ):
         return tuple(shape)  # the common case, quickly
-    v = _int_values(shape, what, error)
+    v = _int_values(shape, what, error, by_op=by_op)
     if v.ndim > 1:
         raise error(f"{what} must be a vector of integers, got a tensor of shape {list(v.shape)}")
     return tuple(v.reshape(-1).tolist())
@@ -755,6 +795,9 @@ def transpose(a, perm=None, conjugate=False, name=None):
 def reshape(tensor, shape, name=None):
     t = read(tensor)
     shape = _shape_arg(shape, lambda m: invalid("Reshape", m))
+    for i, d in enumerate(shape):
+        if d < -1:
+            raise invalid("Reshape", f"Size {i} must be non-negative, not {d}")
     if -1 in shape:
         size, known = t._value.size, math.prod(s for s in shape if s != -1)
         if shape.count(-1) > 1 or known == 0 or size % known:
@@ -765,11 +808,22 @@ def reshape(tensor, shape, name=None):
     return apply(Reshape, t, shape=shape)
 
 
+def _expand_axis(axis):
+    """ExpandDims' axis (an op input of dtype attribute Tdim): one integer, of any rank."""
+    return _int_arg(
+        _single_value(axis),
+        "axis",
+        lambda m: invalid("ExpandDims", m),
+        "Tdim",
+        lambda v: invalid("ExpandDims", "'dim' must be a tensor with a single value"),
+    )
+
+
 def expand_dims(input, axis, name=None):  # noqa: A002
     t = read(input)
     s = list(t._value.shape)
     n = len(s)
-    axis = _int_arg(axis, "axis")
+    axis = _expand_axis(axis)
     if not -n - 1 <= axis <= n:
         raise invalid(
             "ExpandDims", f"Tried to expand dim index {axis} for tensor with {n} dimensions."
@@ -779,17 +833,31 @@ def expand_dims(input, axis, name=None):  # noqa: A002
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002
+    """`input` without its dimensions of size 1 (all of them, or those in `axis`). As TF's:
+    a scalar axis is a list of one, the axis is a list attribute of the op (its entries
+    are taken with int(): a float is truncated; a tensor or array is no list: TypeError)."""
     t = read(input)
     s = t._value.shape
+    nd = len(s)
     if axis is None:
         new = tuple(d for d in s if d != 1)
     else:
-        axes = _axes(axis, len(s), "Squeeze")
-        for a in axes:
+        if np.isscalar(axis):
+            axis = [axis]
+        if not isinstance(axis, (list, tuple)):
+            raise TypeError(f"Expected list for 'axis' argument to 'squeeze' Op, not {axis!r}.")
+        axes = set()
+        for a in (_make_int(a, "axis") for a in axis):
+            if not -nd <= a < nd:
+                raise invalid(
+                    "Squeeze", f"Tried to squeeze dim index {a} for tensor with {nd} dimensions."
+                )
             if s[a] != 1:
                 raise invalid(
-                    "Squeeze", f"Can not squeeze dim[{a}], expected a dimension of 1, got {s[a]}"
+                    "Squeeze",
+                    f"Can not squeeze dim[{a % nd}], expected a dimension of 1, got {s[a]}",
                 )
+            axes.add(a % nd)
         new = tuple(d for i, d in enumerate(s) if i not in axes)
     return apply(Squeeze, t, shape=new)
 
@@ -859,9 +927,9 @@ def stack(values, axis=0, name=None):
     ts = _same_dtype(list(values), "Pack")
     base = ts[0]._value.shape
     nd = len(base) + 1
-    axis = _int_arg(axis, "axis", ValueError)
-    if not -nd <= axis < nd:
+    if axis < -nd or axis >= nd:  # (TF compares in Python: a list is a TypeError)
         raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
+    axis = _make_int(axis, "axis")
     for i, t in enumerate(ts[1:], 1):
         if t._value.shape != base:
             raise invalid(
@@ -873,20 +941,24 @@ def stack(values, axis=0, name=None):
 
 
 def unstack(value, num=None, axis=0, name=None):
-    """The slices of `value` along `axis`, as a list (`num`, if given, must be their count)."""
+    """The slices of `value` along `axis`, as a list (`num`, if given, must be their count).
+    As TF's: without `num`, the axis is compared in Python first (a dict is a TypeError, an
+    axis out of range a ValueError) and `num` read off the shape; both are then the op's int
+    attributes (a float is truncated, a string refused with TypeError)."""
     t = read(value)
-    nd = t._value.ndim
-    if isinstance(axis, (_TensorLike, np.ndarray)) and np.ndim(axis) != 0:
-        raise ValueError(f"Argument `axis` must be a scalar, got shape {list(np.shape(axis))}")
-    axis = _int_arg(axis, "axis")
+    shape = t._value.shape
+    nd = len(shape)
+    if num is None:
+        if axis < -nd or axis >= nd:
+            raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
+        num = shape[axis]
+    num, axis = _make_int(num, "num"), _make_int(axis, "axis")
     if not -nd <= axis < nd:
-        raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
-    n = t._value.shape[axis]
-    num = None if num is None else _int_arg(num, "num")
-    if num is not None and num != n:
+        raise invalid("Unpack", f"axis = {axis} not in range [{-nd}, {nd})")
+    n = shape[axis]
+    if num != n:
         raise invalid(
-            "Unpack",
-            f"Input shape axis {axis % nd} must equal {num}, got shape {_dims(t._value.shape)}",
+            "Unpack", f"Input shape axis {axis % nd} must equal {num}, got shape {_dims(shape)}"
         )
     return [t[(slice(None),) * (axis % nd) + (i,)] for i in builtins.range(n)]
 
@@ -1055,13 +1127,21 @@ def fill(dims, value, name=None):
 
 def linspace(start, stop, num, name=None, axis=0):
     start = read(start)
-    stop = operand(stop, start, "LinSpace")
+    stop = convert_to_tensor(stop, dtype=start.dtype)
     if start._value.dtype.kind in "iu":  # integer ends: a float64 grid, as in TF
         start, stop = cast(start, _dt.float64), cast(stop, _dt.float64)
     if start._value.dtype.kind not in "fc":
         raise TypeError(f"linspace needs floating start/stop, got {start.dtype.name}")
-    num = _int_arg(num, "num", lambda m: invalid("LinSpace", m))
-    axis = _int_arg(axis, "axis", ValueError)
+    num = _int_arg(
+        num,
+        "num",
+        lambda m: TypeError(
+            f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = {num}"
+        ),
+        not_scalar=lambda v: invalid("LinSpace", f"num must be a scalar: {list(v.shape)}"),
+        by_op=False,
+    )
+    axis = _expand_axis(axis)
     nd = np.broadcast_shapes(start._value.shape, stop._value.shape).__len__() + 1
     if not -nd <= axis < nd:
         raise invalid("LinSpace", f"axis = {axis} not in range [{-nd}, {nd})")

@@ -96,7 +96,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
     _seed(seed)  # (a bad seed is refused here, with TF's TypeError, not inside the op)
     return apply(
         RandomNormal,
-        shape=_shape_arg(shape, _invalid_shape("RandomStandardNormal")),
+        shape=_shape_arg(shape, _invalid_shape("RandomStandardNormal"), by_op=False),
         mean=float(mean),
         stddev=float(stddev),
         dtype=_float_dtype(dtype, "normal"),
@@ -114,7 +114,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     _seed(seed)
     return apply(
         RandomUniform,
-        shape=_shape_arg(shape, _invalid_shape("RandomUniform")),
+        shape=_shape_arg(shape, _invalid_shape("RandomUniform"), by_op=False),
         lo=float(minval) if d.is_floating else int(minval),
         hi=float(maxval) if d.is_floating else int(maxval),
         dtype=d._np,

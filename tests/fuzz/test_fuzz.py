@@ -39,6 +39,7 @@ INTERNAL = {
     "NameError",
     "NotImplementedError",
     "StopIteration",
+    "MemoryError",  # (TF's std::bad_alloc for a 0-d tensor as squeeze's list of axes)
     "broken result",
 }
 
