@@ -156,3 +156,15 @@ def test_the_concept_table_quotes_headings_that_exist():
             assert any(quoted in h for h in set().union(*headings.values())), (
                 f"{concept}: no heading {quoted!r}"
             )
+
+
+def test_the_topics_beyond_the_concepts_quote_headings_of_their_notebook():
+    readme = (NOTEBOOKS / "README.md").read_text()
+    table = readme.split("## Beyond the concept list", 1)[1]
+    rows = [line for line in table.splitlines() if re.match(r"\| [^-|]", line)][1:]
+    assert rows, "the table of topics beyond S1-S20"
+    headings = {p.name[:2]: set(_headings(_cells(p))) for p in LESSONS}
+    for row in rows:
+        topic, number, sections = [c.strip() for c in row.strip().strip("|").split("|")]
+        quoted = re.findall(r'"([^"]+)"', sections)
+        assert quoted and all(q in headings[number] for q in quoted), f"{topic}: {sections}"
