@@ -36,7 +36,9 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
 )
 # One slider per notebook that the browser test moves: notebook -> the start of its description.
 SLIDERS = {
-    "notebooks/02_linear_regression.ipynb": "learning rate",
+    "notebooks/02_linear_regression.ipynb": "learning rate",  # re-trains: loss curves, fit
+    "notebooks/03_what_gets_watched.ipynb": "x",  # which branch ran: recorded ops, gradient
+    "notebooks/10_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
 }
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
@@ -441,7 +443,7 @@ def test_slider_changes_what_it_drives(lab, browser, rel):
 def _run_notebook_checks(page, lab, rel, label):
     # 1. The notebook opens and its kernel starts.
     _open_notebook(page, lab, rel)
-    _shot(page, "1-opened")
+    _shot(page, f"slider-{_slug(rel)}-1-opened")
 
     # 2. Run → Run All Cells, as a learner would.
     state = _run_all(page, lab, rel)
@@ -452,7 +454,7 @@ def _run_notebook_checks(page, lab, rel, label):
     plot.wait_for(state="visible")
     assert state["images"], "no plot image in any output"
     plot.scroll_into_view_if_needed()
-    _shot(page, "2-ran-all-plot")
+    _shot(page, f"slider-{_slug(rel)}-2-ran-all-plot")
 
     # 4. The slider is shown.
     slider = (
@@ -466,7 +468,7 @@ def _run_notebook_checks(page, lab, rel, label):
     slider.scroll_into_view_if_needed()
     readout = slider.locator(".widget-readout")
     before_value = readout.inner_text()
-    _shot(page, "3-slider")
+    _shot(page, f"slider-{_slug(rel)}-3-slider")
 
     # 5. Keyboard on the slider handle: the value moves and what it drives changes.
     before = _state(page, rel)
@@ -499,7 +501,7 @@ def _run_notebook_checks(page, lab, rel, label):
     assert not after["errors"], "re-running failed:\n" + _describe_errors(rel, after["errors"])
     assert after["images"], "the plot disappeared after moving the slider"
     slider.scroll_into_view_if_needed()
-    _shot(page, "4-slider-moved")
+    _shot(page, f"slider-{_slug(rel)}-4-slider-moved")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.relative_to(ROOT).as_posix() for p in NOTEBOOKS])
