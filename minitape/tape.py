@@ -221,6 +221,9 @@ class GradientTape:
     """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
+        if not isinstance(persistent, (bool, np.bool_)):  # (TF takes any truthy value, then
+            # fails inside on a second gradient call: an InternalError)
+            raise TypeError(f"`persistent` must be a bool (True or False), got {persistent!r}")
         self._persistent = bool(persistent)
         self._watch_accessed = bool(watch_accessed_variables)
         self._entries = None  # the recording: None before entering and after release

@@ -688,3 +688,11 @@ def test_gradient_of_a_numpy_target_is_an_attribute_error_as_in_tf():
     for target in (np.float32(1.0), np.mean(y.numpy()), 1.0, [y, 1.0]):
         with pytest.raises(AttributeError, match="object has no attribute '_id'"):
             tape.gradient(target, x)
+
+
+def test_persistent_must_be_a_bool():
+    # TF takes persistent='no' (truthy) and fails inside on a second gradient call; minitape
+    # says at once what is wrong.
+    with pytest.raises(TypeError, match="`persistent` must be a bool"):
+        tf.GradientTape(persistent="no")
+    assert tf.GradientTape(persistent=np.bool_(True))._persistent is True

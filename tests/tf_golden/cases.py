@@ -5787,6 +5787,17 @@ def nb09_exercises(tf):
     return [ex1, clipped, global_norm, per_tensor, g, bad]
 
 
+@case
+def tape_persistent_not_a_bool(tf):
+    """persistent='no': TF takes any truthy value, answers one gradient call, then fails inside
+    on the second (InternalError); minitape refuses it at once (TypeError naming `persistent`)."""
+    x = tf.constant(2.0)
+    with tf.GradientTape(persistent="no") as tape:
+        tape.watch(x)
+        y = x * x
+    return [tape.gradient(y, x), attempt(tape.gradient, y, x)]
+
+
 # The other case modules register theirs on import: the course's claims, the classifier op
 # families, control flow with recompute_grad and forward mode.
 from . import (  # noqa: E402, F401
