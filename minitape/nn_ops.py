@@ -93,6 +93,15 @@ def _softmax_args(logits, axis, op):
         raise invalid(op.name, "logits must have >= 1 dimension, got []")
     if nd == 0:
         raise AbortedError(None, op.name, f"Input dims must be <= 5 and >=1 [Op:{op.name}]")
+    if axis is not None and not (axis == -1 or axis == nd - 1):
+        # (TF compares the axis in Python first: an array of several values has no truth
+        # value, ValueError; a dtype cannot be ordered, TypeError)
+        if not -nd <= axis < nd:
+            raise invalid(
+                op.name,
+                f"`dim` must be in the range [{-nd}, {nd}) where {nd} is the "
+                f"number of dimensions in the input. Received: dim={axis}",
+            )
     axis = -1 if axis is None else _softmax_axis(axis, op.name)
     if not -nd <= axis < nd:
         raise invalid(

@@ -370,7 +370,7 @@ def _int_values(value, what, error, attr=None, by_op=True):
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
     else:
         v = convert_to_tensor(value, dtype_hint=_dt.int32)._value  # ([] is int32)
-    if v.dtype.kind not in "iu":
+    if v.dtype.kind not in "iu" or attr is not None and v.dtype.name not in ("int32", "int64"):
         if attr is not None:
             raise error(
                 f"Value for attr '{attr}' of {tf_type_name(v.dtype)} is not in the list of "
@@ -477,8 +477,20 @@ def _shape_arg(shape, error=TypeError, what="shape", by_op=True):
 
 
 def _new_shape(shape, op_name):
-    """The shape of a new tensor (tf.zeros, tf.fill, ...): integers, none negative."""
-    dims = _shape_arg(shape)
+    """The shape of a new tensor (tf.zeros, tf.fill, ...): integers, none negative. Python
+    data must be integers (TypeError, as TF converts it to int32); a tensor goes to TF's
+    Fill op as it is (another dtype is refused by the op), and a shape of rank 2 or more is
+    refused by Fill."""
+    if type(shape) in (tuple, list, TensorShape) and all(type(s) is int for s in shape):
+        dims = tuple(shape)  # (the common case, quickly)
+    else:
+        bad = lambda m: invalid("Fill", m)  # noqa: E731
+        v = _int_values(
+            shape, "shape", bad if isinstance(shape, _TensorLike) else TypeError, "index_type"
+        )
+        if v.ndim > 1:
+            raise bad(f"dims must represent a vector, got shape {_dims(v.shape)}")
+        dims = tuple(v.reshape(-1).tolist())
     if builtins.any(d < 0 for d in dims):
         raise invalid(
             op_name,
@@ -1119,10 +1131,11 @@ def fill(dims, value, name=None):
     v = read(value)._value
     if v.ndim != 0:
         raise invalid("Fill", f"value must be a scalar, got a tensor of shape {list(v.shape)}")
-    dims = read(dims)
-    if dims._value.ndim > 1 or dims._value.dtype not in (np.int32, np.int64):
-        raise invalid("Fill", f"dims must be a vector of int32 or int64, got {dims!r}")
-    return Tensor(_filled(_new_shape(dims._value.reshape(-1).tolist(), "Fill"), v))
+    # (dims is an input of Fill whose dtype is its attribute index_type: numpy data is cast)
+    dims = _int_values(dims, "dims", lambda m: invalid("Fill", m), "index_type")
+    if dims.ndim > 1:
+        raise invalid("Fill", f"dims must represent a vector, got shape {_dims(dims.shape)}")
+    return Tensor(_filled(_new_shape(dims.reshape(-1).tolist(), "Fill"), v))
 
 
 def linspace(start, stop, num, name=None, axis=0):
@@ -1183,8 +1196,28 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
     """The identity matrix (or a batch of them, shape batch_shape + [rows, columns])."""
-    rows = _int_arg(num_rows, "num_rows")
-    cols = rows if num_columns is None else _int_arg(num_columns, "num_columns")
+    num_columns = num_rows if num_columns is None else num_columns
+    if isinstance(num_rows, Tensor) or isinstance(num_columns, Tensor):
+        # (TF: the diagonal's size is then an op, minimum(rows, columns), and is concatenated
+        # to the batch shape as one value)
+        sizes = [read(n)._value for n in (num_rows, num_columns)]
+        for n in sizes:
+            if n.dtype.kind not in _REALS:
+                _refuse("Minimum", Tensor(n), _REALS)
+            if n.ndim:
+                raise invalid(
+                    "ConcatV2",
+                    "ConcatOp : Ranks of all input tensors should match: shape[0] = [0] vs. "
+                    f"shape[1] = {list((1, *n.shape))}",
+                )
+        rows, cols = (int(n) for n in sizes)
+    elif isinstance(num_rows, (int, np.integer)) and isinstance(num_columns, (int, np.integer)):
+        rows, cols = int(num_rows), int(num_columns)
+    else:
+        raise TypeError(
+            "Arguments `num_rows` and `num_columns` must be positive integer values. "
+            f"Received: num_rows={num_rows}, num_columns={num_columns}"
+        )
     if rows < 0 or cols < 0:
         raise invalid("MatrixDiagV3", f"num_rows and num_columns must be >= 0, got {rows}, {cols}")
     npd = _dt.as_dtype(dtype)._np

@@ -25,7 +25,7 @@ import numpy as np
 from . import nest
 from .context import STATE
 from .errors import InvalidArgumentError
-from .tensor import Tensor, Variable, convert_to_tensor, operand
+from .tensor import Tensor, Variable, bool_flag, convert_to_tensor, operand
 
 __all__ = ["GradientTape", "UnconnectedGradients", "Op", "apply"]
 
@@ -221,10 +221,7 @@ class GradientTape:
     """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
-        if not isinstance(persistent, (bool, np.bool_)):  # (TF takes any truthy value, then
-            # fails inside on a second gradient call: an InternalError)
-            raise TypeError(f"`persistent` must be a bool (True or False), got {persistent!r}")
-        self._persistent = bool(persistent)
+        self._persistent = bool_flag(persistent, "persistent")
         self._watch_accessed = bool(watch_accessed_variables)
         self._entries = None  # the recording: None before entering and after release
         self._watched = None  # ids of watched float tensors/variables and recorded outputs

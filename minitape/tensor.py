@@ -352,6 +352,14 @@ class Variable(_TensorLike):
         return repr(self)
 
 
+def bool_flag(value, name):
+    """A flag that must be True or False (GradientTape's `persistent`: TF takes any truthy
+    value there and then fails inside, an InternalError on the second gradient call)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"`{name}` must be a bool (True or False), got {value!r}")
+
+
 def is_tensor(x):
     return isinstance(x, (Tensor, Variable))
 

@@ -189,7 +189,7 @@ def test_bad_input_found_by_the_fuzzer_as_tf_has_it():
     y = tf.nn.leaky_relu([-1, 3])  # integers are made float32 first
     assert y.dtype == tf.float32 and y.numpy().tolist() == pytest.approx([-0.2, 3.0])
     assert tf.nn.softmax([]).shape == (0,) and tf.nn.log_softmax([[]]).shape == (1, 0)
-    with pytest.raises(TypeError, match="axis must be an integer"):
+    with pytest.raises(TypeError, match="not supported between"):  # (compared in Python)
         tf.nn.softmax(tf.ones([2, 3]), axis="0")
     with pytest.raises(tf.errors.InvalidArgumentError, match="axis must be an integer"):
         tf.nn.softmax(tf.ones([2, 3]), axis=0.0)

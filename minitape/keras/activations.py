@@ -76,6 +76,11 @@ def sigmoid(x):
 
 def softmax(x, axis=-1):
     """exp(x) / sum(exp(x)) along `axis`: a probability distribution."""
+    if not hasattr(x, "shape"):  # (Keras reads x.shape first: AttributeError for a number)
+        raise TypeError(
+            f"softmax needs a tensor or array ('{type(x).__name__}' object has no attribute "
+            "'shape')"
+        )
     return _keep_logits(nn_ops.softmax(x, axis=axis), x)
 
 
