@@ -368,9 +368,12 @@ def _sort_args(values, axis, direction, op_name):
             f"Argument `direction` should be one of {', '.join(_DIRECTIONS)}. "
             f"Received: direction={direction}"
         )
+    axis_value = convert_to_tensor(axis)._value  # (TF: a constant scalar, converted first)
+    if axis_value.ndim:
+        raise ValueError(f"Argument `axis` must be a constant scalar. Received: axis={axis_value}.")
+    axis = int(axis_value)
     t = read(values)
     nd = t._value.ndim
-    axis = int(axis)
     if not -nd <= axis < nd:
         raise invalid("StridedSlice", f"slice index {axis} of dimension 0 out of bounds.")
     if t._value.dtype.kind == "b":

@@ -6,7 +6,7 @@ values and the gradients (even at awkward points such as a logit of exactly 0) a
 
 from . import ops as o
 from .errors import invalid
-from .tensor import convert_to_tensor, operand
+from .tensor import Tensor, Variable, convert_to_tensor, operand
 
 __all__ = ["l2_loss", "sigmoid_cross_entropy_with_logits"]
 
@@ -34,12 +34,15 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     if labels is None or logits is None:
         raise ValueError("Both labels= and logits= must be provided.")
     logits = convert_to_tensor(logits)
-    labels = operand(labels, logits, "SigmoidCrossEntropyWithLogits")
+    if not isinstance(labels, (Tensor, Variable)):  # (TF converts each on its own and
+        # checks the shapes before the dtypes)
+        labels = convert_to_tensor(labels, dtype_hint=logits.dtype)
     if labels.shape != logits.shape:
         raise ValueError(
-            f"logits and labels must have the same shape ({tuple(logits.shape)} vs "
-            f"{tuple(labels.shape)})"
+            f"`logits` and `labels` must have the same shape, received ({logits.shape} vs "
+            f"{labels.shape})."
         )
+    labels = operand(labels, logits, "SigmoidCrossEntropyWithLogits")
     zeros = o.zeros_like(logits)
     cond = logits >= zeros
     relu_logits = o.where(cond, logits, zeros)  # max(x, 0)

@@ -231,8 +231,23 @@ def _dims(t):
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """-log_softmax(logits)[label] for integer class labels: one loss per example. `labels`
     has the shape of `logits` without its last axis. No gradient for the labels."""
+    logits_arg = logits
     labels = read(labels)
     logits = read(logits)
+    ls, gs = labels._value.shape, logits._value.shape  # (TF's Python checks shapes first)
+    if not gs:
+        raise ValueError(f"`logits` cannot be a scalar. Received logits={logits_arg}`")
+    if len(ls) != len(gs) - 1:
+        raise ValueError(
+            "`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+            f"labels.shape={ls} of rank {len(ls)} and logits.shape={gs} of rank "
+            f"{len(gs)}"
+        )
+    if ls != gs[:-1]:
+        raise ValueError(
+            "`labels.shape` must equal `logits.shape` except for the last "
+            f"dimension. Received: labels.shape={ls} and logits.shape={gs}"
+        )
     if labels._value.dtype.kind not in "iu":
         raise invalid(
             "SparseSoftmaxCrossEntropyWithLogits",
@@ -246,18 +261,6 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
             f"Value for attr 'T' of "
             f"{tf_type_name(logits._value.dtype)} is not in the list of allowed "
             f"values: {_FLOATS}",
-        )
-    ls, gs = labels._value.shape, logits._value.shape
-    if len(ls) != len(gs) - 1:
-        raise ValueError(
-            "`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
-            f"labels.shape={ls} of rank {len(ls)} and logits.shape={gs} of rank "
-            f"{len(gs)}"
-        )
-    if ls != gs[:-1]:
-        raise ValueError(
-            "`labels.shape` must equal `logits.shape` except for the last "
-            f"dimension. Received: labels.shape={ls} and logits.shape={gs}"
         )
     precise = o.cast(logits, "float32") if logits._value.dtype == np.float16 else logits
     n = gs[-1]
@@ -435,6 +438,12 @@ def erf(x, name=None):
 def gelu(features, approximate=False, name=None):
     """x * P(X <= x) for a standard normal X: 0.5 x (1 + erf(x / sqrt 2)), or with
     `approximate=True` its tanh approximation (TF's two formulas)."""
+    features = read(features)
+    if features._value.dtype.kind != "f":  # (TF's Python code checks this first)
+        raise ValueError(
+            "`features.dtype` must be a floating point tensor."
+            f"Received:features.dtype={features.dtype!r}"
+        )
     x = _float_tensor(features, "Gelu")
     if approximate:
         coeff = 0.044715

@@ -192,7 +192,7 @@ def test_binary_crossentropy_needs_equal_shapes_as_keras_says():
 
 
 def test_sigmoid_cross_entropy_needs_equal_shapes():
-    with pytest.raises(ValueError, match=r"same shape \(\(2,\) vs \(3,\)\)"):
+    with pytest.raises(ValueError, match=r"same shape, received \(\(2,\) vs \(3,\)\)"):
         tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.zeros(3), logits=tf.zeros(2))
 
 
