@@ -352,3 +352,41 @@ def test_issue_15_what_tf_accepts():
     tf.random.set_seed(-3)
     assert tf.random.uniform([2], seed=tf.constant(3)).shape == (2,)
     assert tf.fill(2, 1.5).numpy().tolist() == [1.5, 1.5]  # a scalar dims, as TF
+
+
+def test_op_inputs_are_converted_as_tf_converts_them():
+    # (classes and values recorded under TF 2.21 in tests/fuzz/record.json)
+    x = tf.constant([[1.0, -2.0, 3.0], [-4.0, 5.0, 0.25]])
+    with pytest.raises(ValueError, match="could not convert string to float"):
+        tf.minimum(x, np.array(["a", "b", "c"]))  # numpy data is cast to the op's dtype
+    with pytest.raises(TypeError):
+        tf.identity(np.float32)  # an array-like goes through its __array__
+    assert tf.logical_not(np.float64(2.5)).numpy().item() is False  # numpy cast to bool
+    with pytest.raises(TypeError, match="Cannot convert 1.0 to EagerTensor of dtype bool"):
+        tf.logical_not(1.0)  # Python data strictly
+    with pytest.raises(TypeError, match="must have the same dtype"):
+        tf.math.divide_no_nan(x, tf.constant(2))
+    assert tf.where(tf.constant([1, 0, 2])).numpy().tolist() == [[0], [2]]
+    with pytest.raises(TypeError, match="Cannot convert 2.7 to EagerTensor of dtype int32"):
+        tf.reduce_max(x, axis=2.7)
+    with pytest.raises(InvalidArgumentError, match="Value for attr 'Tidx' of string"):
+        tf.argmin(x, axis="float")
+    with pytest.raises(InvalidArgumentError, match="'dim' must be a tensor with a single value"):
+        tf.expand_dims(x, [0, 0])
+    assert tf.expand_dims(x, np.array([1])).shape == (2, 1, 3)
+    with pytest.raises(InvalidArgumentError, match="expected to be a int32 tensor"):
+        tf.split(x, 3, axis=tf.constant(1, tf.int64))
+    assert tf.squeeze(tf.ones([2, 3, 1]), axis=2.7).shape == (2, 3)  # int(2.7), as TF
+    assert tf.gather(x, [1, 0], axis=0, batch_dims=2.7).shape == (2, 3)  # axis 0: ignored
+    assert tf.fill(np.float64(2.5), 1.5).shape == (2,)  # numpy dims cast to int32
+    with pytest.raises(TypeError, match="'<' not supported"):
+        tf.stack([1.0, 2.0], axis=[0])
+
+
+def test_norm_as_tf_computes_it():
+    x = tf.constant([[1.0, -2.0, 3.0], [-4.0, 5.0, 0.25]])
+    assert float(tf.norm(x, ord=1, axis=[0, 1])) == 7.0  # the largest column sum
+    assert float(tf.norm(x, ord=np.inf, axis=(0, 1))) == 9.25  # the largest row sum
+    assert tf.norm(x, ord=3, axis=1).numpy() == pytest.approx([3.3019273, 5.738952])
+    with pytest.raises(TypeError, match="Expected numeric"):
+        tf.norm(tf.constant(True))
