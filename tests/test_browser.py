@@ -39,6 +39,7 @@ SLIDERS = {
     "notebooks/02_linear_regression.ipynb": "learning rate",  # re-trains: loss curves, fit
     "notebooks/03_what_gets_watched.ipynb": "x",  # which branch ran: recorded ops, gradient
     "notebooks/10_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
+    "notebooks/11_build_your_own_tape.ipynb": "expression",  # a random expression, checked
 }
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
