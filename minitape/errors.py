@@ -9,6 +9,7 @@ __all__ = [
     "OpError",
     "InvalidArgumentError",
     "UnimplementedError",
+    "NotFoundError",
     "OutOfRangeError",
     "AbortedError",
 ]
@@ -33,6 +34,10 @@ class InvalidArgumentError(OpError):
 
 class UnimplementedError(OpError):
     """An op has no implementation for these arguments."""
+
+
+class NotFoundError(OpError):
+    """TF knows the op but has no kernel for these dtypes on this device (round of a complex)."""
 
 
 class AbortedError(OpError):

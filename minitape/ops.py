@@ -17,7 +17,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .context import STATE
-from .errors import UnimplementedError, invalid
+from .errors import NotFoundError, UnimplementedError, invalid
 from .tape import Op, apply
 from .tensor import (
     Tensor,
@@ -661,6 +661,12 @@ def sign(x, name=None):
 
 
 def round(x, name=None):  # noqa: A001
+    x = x if type(x) is Tensor else _input(x, _NUMBERS)
+    if x._value.dtype.kind == "c":  # TF registers Round for complex numbers, with no CPU kernel
+        dt = _dt.from_numpy(x._value.dtype).name.upper()
+        raise NotFoundError(
+            None, "Round", f"Could not find device for node: {{{{node Round}}}} = Round[T=DT_{dt}]"
+        )
     return _unary(Round, x)
 
 

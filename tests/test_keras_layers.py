@@ -1,6 +1,7 @@
 """Dense, Sequential and Model: lazy building, Glorot init, variable collection, bad input."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -132,6 +133,17 @@ def test_dense_wrong_rank_names_the_shape():
         r"received input with shape \(5, 4\)",
     ):
         d(tf.zeros((5, 4)))
+
+
+def test_a_layer_refuses_python_numbers_as_keras_3_does():
+    d = layers.Dense(2)
+    for bad, shown in (
+        ([[1.0, 2.0]], "1.0 (of type <class 'float'>)"),
+        (3, "3 (of type <class 'int'>)"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(f"keyword argument: {shown}")):
+            d(bad)
+    assert d(np.ones((1, 3))).shape == (1, 2)  # numpy arrays are fine
 
 
 def test_dense_invalid_units():

@@ -273,6 +273,7 @@ ISSUE_15_REFUSED = {
     "is_nan of ints": (lambda: tf.math.is_nan(_I32()), InvalidArgumentError),
     "square(True)": (lambda: tf.square(True), InvalidArgumentError),
     "round(True)": (lambda: tf.round(True), InvalidArgumentError),
+    "round(complex)": (lambda: tf.round(tf.constant([1.5 + 2.5j])), tf.errors.NotFoundError),
     "negative uint8": (
         lambda: tf.negative(tf.constant([1, 2], dtype=tf.uint8)),
         InvalidArgumentError,

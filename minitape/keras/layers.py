@@ -107,8 +107,13 @@ class Layer:
 
     # -- calling -------------------------------------------------------------------------
     def __call__(self, inputs, *args, **kwargs):
-        if isinstance(inputs, (list, tuple)) and not any(map(is_tensor, nest.flatten(inputs))):
-            inputs = convert_to_tensor(inputs)  # plain nested lists of numbers: one array
+        for leaf in nest.flatten(inputs):  # Keras 3 refuses Python numbers and strings
+            if isinstance(leaf, (bool, int, float, complex, str, bytes)):
+                raise ValueError(
+                    "Only input tensors may be passed as positional arguments. The following "
+                    f"argument value should be passed as a keyword argument: {leaf} "
+                    f"(of type {type(leaf)})"
+                )
         inputs = nest.map_structure(self._as_input, inputs)
         self._check_input(inputs)
         _scope.append(self.name)  # variables built in here are named under this layer

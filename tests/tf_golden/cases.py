@@ -4270,6 +4270,18 @@ def keras_dense_rank1_input(tf):
     return attempt(layer, tf.constant([1.0, 2.0]))
 
 
+@case(message=True)
+def keras_dense_python_list_input(tf):
+    # Keras 3 takes tensors and numpy arrays as a layer's input, not Python numbers
+    layer = _dense(tf, 1, name="pylist")
+    return [attempt(layer, [[1.0, 2.0]]), attempt(layer, "ab")]
+
+
+@case
+def round_of_complex_has_no_kernel(tf):
+    return [attempt(tf.round, tf.constant([1.5 + 2.5j])), tf.round(tf.constant([0.5, 1.5, -2.5]))]
+
+
 @case
 def keras_sequential_gradient(tf):
     model = tf.keras.Sequential([_dense(tf, 3, "relu"), _dense(tf, 1)])
