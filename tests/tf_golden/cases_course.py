@@ -246,6 +246,27 @@ def course_nb03_function_tensor_if_at_the_tracing_call(tf):
 
 
 @case
+def course_nb03_function_tensor_if_on_a_later_call(tf):
+    # 03 §8 and the README's differences: after tracing at 0.5, a call at 2.0. TF's graph
+    # decides the `if` again (3 - 2x: y = -1, dy/dx = -2); minitape replays the traced branch
+    # (x**2: y = 4, dy/dx = 4). Listed in xfail.DIFFERENT.
+    @tf.function
+    def tent(x):
+        if x < 1.0:
+            return x**2
+        return 3.0 - 2.0 * x
+
+    out = []
+    for value in [0.5, 2.0]:
+        x = tf.constant(value)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tent(x)
+        out.append([y, tape.gradient(y, x)])
+    return out
+
+
+@case
 def course_nb03_exercise_4_growing_loop(tf):
     # 03 Exercise 4: multiply by 1.5 while below 10, from 2: four steps, y = 10.125, dy/dx = 1.5⁴
     x = tf.Variable(2.0)
