@@ -2,4 +2,14 @@
 
 from .array_ops import einsum  # noqa: F401
 from .clip_ops import global_norm  # noqa: F401
+from .ops import expand_dims as _expand_dims
 from .ops import eye, matmul, norm, transpose  # noqa: F401
+from .ops import squeeze as _squeeze
+from .tensor import convert_to_tensor as _convert
+
+
+def matvec(a, b, transpose_a=False, name=None):
+    """The matrix `a` (or a batch of them) times the vector `b`: as TF, `matmul` of `a` and `b`
+    with a dimension of 1 appended, which is then squeezed away. Its gradient is matmul's."""
+    a, b = _convert(a), _convert(b)
+    return _squeeze(matmul(a, _expand_dims(b, -1), transpose_a=transpose_a), axis=-1)

@@ -4283,6 +4283,24 @@ def round_of_complex_has_no_kernel(tf):
 
 
 @case
+def linalg_matvec_and_its_gradient(tf):
+    a = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    v = tf.constant([1.0, -1.0, 2.0])
+    batch = tf.reshape(tf.range(12.0), [2, 2, 3])
+    with tf.GradientTape() as tape:
+        tape.watch([a, v])
+        y = tf.linalg.matvec(a, v)
+        loss = tf.reduce_sum(y * y)
+    return [
+        y,
+        tf.linalg.matvec(a, [1.0, 2.0], transpose_a=True),
+        tf.linalg.matvec(batch, v),
+        tape.gradient(loss, [a, v]),
+        attempt(tf.linalg.matvec, a, [1.0, 2.0]),
+    ]
+
+
+@case
 def keras_sequential_gradient(tf):
     model = tf.keras.Sequential([_dense(tf, 3, "relu"), _dense(tf, 1)])
     x = tf.constant([[1.0, -1.0], [0.5, 2.0]])
