@@ -120,23 +120,8 @@ def _tent(tf, x):
     return 3.0 - 2.0 * x
 
 
-@case
-def course_nb03_python_if_records_the_branch_that_ran(tf):
-    # 03 §8: the gradient is the taken branch's (at x = 1 exactly, `x < 1` is False: the right
-    # branch's -2); a variable used only by the other branch gets None
-    out = []
-    for value in [0.5, 1.0, 2.0]:
-        x = tf.Variable(value)
-        with tf.GradientTape() as tape:
-            y = _tent(tf, x)
-        out.append([y, tape.gradient(y, x)])
-    a, b = tf.Variable(3.0), tf.Variable(5.0)
-    for value in [0.5, 2.0]:
-        x = tf.constant(value)
-        with tf.GradientTape() as tape:
-            y = a * x if x < 1.0 else b * x
-        out.append(tape.gradient(y, [a, b]))
-    return out
+def _scaled(tf, x, a, b):
+    return a * x if x < 1.0 else b * x
 
 
 def _tent_cond(tf, x):
@@ -147,22 +132,35 @@ def _scaled_cond(tf, x, a, b):
     return tf.cond(x < 1.0, lambda: a * x, lambda: b * x)
 
 
-@case
-def course_nb03_cond_records_the_branch_that_ran(tf):
-    # 03 §8: eagerly, tf.cond runs one branch, and only its ops reach the gradient
+def _branch_gradients(tf, tent, scaled):
+    """The tent's value and gradient left of, at and right of its corner; then which of two
+    variables, each used by one branch only, gets a gradient on either side."""
     out = []
     for value in [0.5, 1.0, 2.0]:
         x = tf.Variable(value)
         with tf.GradientTape() as tape:
-            y = _tent_cond(tf, x)
+            y = tent(tf, x)
         out.append([y, tape.gradient(y, x)])
     a, b = tf.Variable(3.0), tf.Variable(5.0)
     for value in [0.5, 2.0]:
         x = tf.constant(value)
         with tf.GradientTape() as tape:
-            y = _scaled_cond(tf, x, a, b)
+            y = scaled(tf, x, a, b)
         out.append(tape.gradient(y, [a, b]))
     return out
+
+
+@case
+def course_nb03_python_if_records_the_branch_that_ran(tf):
+    # 03 §8: the gradient is the taken branch's (at x = 1 exactly, `x < 1` is False: the right
+    # branch's -2); a variable used only by the other branch gets None
+    return _branch_gradients(tf, _tent, _scaled)
+
+
+@case
+def course_nb03_cond_records_the_branch_that_ran(tf):
+    # 03 §8: eagerly, tf.cond runs one branch, and only its ops reach the gradient
+    return _branch_gradients(tf, _tent_cond, _scaled_cond)
 
 
 @case
