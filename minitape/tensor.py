@@ -8,6 +8,7 @@ recorded op still sees the value it really used.
 """
 
 import numbers
+import operator
 
 import numpy as np
 
@@ -554,6 +555,31 @@ def _compact(arr):
     return arr[()] if arr.ndim == 0 and arr.dtype.kind != "O" else arr
 
 
+def _as_shape(shape):
+    """`shape` as a tuple of dimensions, checked as TF's TensorShape checks them: a list or
+    any iterable of dimensions, or one dimension; each an integer (anything with `__index__`,
+    such as a numpy int or an integer tensor) or None."""
+    if not isinstance(shape, (list, tuple)):
+        try:
+            shape = list(shape)
+        except TypeError:
+            shape = [shape]
+    dims = []
+    for d in shape:
+        if d is not None:
+            try:
+                d = operator.index(d)
+            except (TypeError, AttributeError):  # (a float tensor's __index__: AttributeError)
+                raise TypeError(
+                    "Dimension value must be integer or None or have an __index__ method, got "
+                    f"value '{d!r}' with type '{type(d)}'"
+                ) from None
+            if d < 0:
+                raise ValueError(f"Dimension {d} must be >= 0")
+        dims.append(d)
+    return tuple(dims)
+
+
 def constant(value, dtype=None, shape=None, name=None):
     """A new tensor holding a copy of `value` (TF's dtype rules; `shape` reshapes or fills)."""
     if isinstance(value, _TensorLike):
@@ -568,9 +594,13 @@ def constant(value, dtype=None, shape=None, name=None):
         arr = _to_numpy(value, dtype, pack=False)
     if shape is not None:
         arr = np.asarray(arr)
-        shape = (
-            tuple(int(s) for s in np.atleast_1d(shape)) if not isinstance(shape, tuple) else shape
-        )
+        shape = _as_shape(shape)
+        if None in shape:
+            raise TypeError(
+                f"Eager execution of tf.constant with unsupported shape. Tensor {arr} "
+                f"(converted from {value!r}) has {arr.size} elements, but got `shape` "
+                f"{shape} with None elements)."
+            )
         if arr.size == 1:
             arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
         elif arr.size == int(np.prod(shape)):

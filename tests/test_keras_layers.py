@@ -176,7 +176,7 @@ def test_sequential_with_input_shape_builds_at_once():
     assert [tuple(v.shape) for v in model.trainable_variables] == [(3, 8), (8,), (8, 2), (2,)]
     model.add(layers.Dense(5))
     assert model.layers[-1].kernel.shape == (2, 5)
-    with pytest.raises(TypeError, match="must be an instance of class Layer"):
+    with pytest.raises(ValueError, match="Only instances of `keras.Layer` can be added"):
         model.add(tf.nn.relu)
 
 

@@ -222,3 +222,15 @@ def test_stop_gradient():
     with tf.GradientTape() as tape:
         y = x * tf.stop_gradient(x)
     assert float(tape.gradient(y, x)) == 3.0
+
+
+@pytest.mark.parametrize(
+    "shape, error",
+    [([1, "a"], TypeError), ([3.0], TypeError), (float("nan"), TypeError), ([-1], ValueError)],
+)
+def test_constant_checks_its_shape_as_tensorshape_does(shape, error):
+    # TF: "Dimension value must be integer or None or have an __index__ method" / "Dimension -1
+    # must be >= 0" (a float dimension is never truncated)
+    with pytest.raises(error, match="Dimension"):
+        tf.constant([1.0, 2.0, 3.0], shape=shape)
+    assert tf.constant([1.0, 2.0, 3.0], shape=np.array([3, 1])).shape == (3, 1)

@@ -62,9 +62,9 @@ class Sequential(Model):
 
     def add(self, layer):
         if not isinstance(layer, Layer):
-            raise TypeError(
-                f"The added layer must be an instance of class Layer. Received: "
-                f"layer={layer!r} of type {type(layer).__name__}."
+            raise ValueError(
+                "Only instances of `keras.Layer` can be added to a Sequential model. "
+                f"Received: {layer} (of type {type(layer)})"
             )
         self._layers.append(layer)
         shape = self._layers[0]._batch_input_shape
