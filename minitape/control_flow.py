@@ -490,6 +490,8 @@ def map_fn(
         template = fn_output_signature
     results = [_Results(d, s if infer_shape else None) for d, s in specs]
     arrays = [_Elements(t, n) for t in flat]
+    if parallel_iterations and parallel_iterations < 1:  # (TF: `or 10`, then while_loop's check)
+        raise TypeError("'parallel_iterations' must be a positive integer.")
     for i in range(n):
         out = fn(nest.pack_sequence_as(elems, [e.read(i) for e in arrays]))
         _assert_same_structure(template, out)
@@ -500,7 +502,11 @@ def map_fn(
 
 def _spec(s):
     """A dtype, or a spec with `.dtype` and `.shape` (TF's TensorSpec): (dtype, shape)."""
-    if hasattr(s, "shape") and hasattr(s, "dtype") and not isinstance(s, (Tensor, Variable)):
+    if (
+        hasattr(s, "shape")
+        and hasattr(s, "dtype")
+        and not isinstance(s, (Tensor, Variable, type))  # (np.float32 is a dtype)
+    ):
         shape = s.shape
         return s.dtype, (None if shape is None else tuple(shape))
     from .dtypes import as_dtype

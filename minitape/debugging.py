@@ -38,6 +38,10 @@ CheckNumerics = _op("CheckNumerics", _check)  # (its VJP, in grads.py, checks th
 def check_numerics(tensor, message, name=None):
     """`tensor` itself, or InvalidArgumentError if it holds a NaN or an infinity."""
     t = read(tensor)
+    if isinstance(message, bytes):
+        message = message.decode(errors="replace")
+    elif not isinstance(message, str):  # (a string attribute of the op, checked first)
+        raise TypeError(f"Expected string for argument 'message' not {message!r}.")
     if t._value.dtype.kind not in _FLOATS:
         _refuse("CheckNumerics", t, _FLOATS)
     return apply(CheckNumerics, t, message=message)

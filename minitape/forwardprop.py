@@ -73,6 +73,11 @@ class ForwardAccumulator:
                     primal.dtype,
                 )
             tangent = convert_to_tensor(tangent, dtype=primal.dtype)
+            if tuple(tangent.shape) != tuple(primal.shape):  # (no broadcasting, as TF)
+                raise ValueError(
+                    f"Tangent {tangent} was specified for primal {primal}, but these have "
+                    f"incompatible shapes {tangent.shape} and {primal.shape}."
+                )
             prev = self._tangents.get(primal._id)
             self._tangents[primal._id] = tangent if prev is None else prev + tangent
 

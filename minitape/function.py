@@ -51,11 +51,12 @@ from . import nest
 from .context import STATE, next_id
 from .dtypes import as_dtype
 from .tape import apply, logger
-from .tensor import Tensor, TensorShape, Variable, _snapshot, convert_to_tensor
+from .tensor import Tensor, TensorShape, Variable, _as_shape, _snapshot, convert_to_tensor
 
 __all__ = [
     "function",
     "Function",
+    "TensorSpec",
     "ConcreteFunction",
     "Graph",
     "init_scope",
@@ -521,12 +522,96 @@ def _substitute(x, stand_ins):
     return x
 
 
+class TensorSpec:
+    """The shape and dtype a tensor argument must have (`input_signature=[TensorSpec(...)]`);
+    a dimension of None takes any size, a shape of None any rank."""
+
+    def __init__(self, shape, dtype="float32", name=None):
+        self._dims = None if shape is None else _as_shape(shape)
+        self.dtype = as_dtype(dtype)
+        self.name = name
+
+    @property
+    def shape(self):
+        return TensorShape(self._dims) if self._dims is not None else None
+
+    def is_compatible_with(self, tensor):
+        """Whether `tensor` (a Tensor or a TensorSpec) fits: same dtype, fitting shape."""
+        dims = tensor._dims if isinstance(tensor, TensorSpec) else tuple(tensor.shape)
+        if tensor.dtype != self.dtype:
+            return False
+        if self._dims is None or dims is None:
+            return True
+        return len(dims) == len(self._dims) and all(
+            a is None or b is None or a == b for a, b in zip(self._dims, dims)
+        )
+
+    def __eq__(self, other):
+        return isinstance(other, TensorSpec) and (self._dims, self.dtype, self.name) == (
+            other._dims,
+            other.dtype,
+            other.name,
+        )
+
+    __hash__ = None
+
+    def __repr__(self):
+        shape = "None" if self._dims is None else str(tuple(self._dims))
+        return f"TensorSpec(shape={shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+def _check_signature(input_signature):
+    """TF's checks of `input_signature` when the function is made: a list or tuple whose
+    leaves are all TensorSpecs."""
+    if not isinstance(input_signature, (list, tuple)):
+        raise TypeError(
+            f"input_signature must be either a tuple or a list, got {type(input_signature)}."
+        )
+    bad = [x for x in nest.flatten(input_signature) if not isinstance(x, TensorSpec)]
+    if bad:
+        raise TypeError(
+            "input_signature must be a possibly nested sequence of TensorSpec objects, got "
+            f"invalid args {bad} with types {[type(x) for x in bad]}."
+        )
+    return tuple(input_signature)
+
+
+def _bind_to_spec(value, spec):
+    """`value` converted to fit `spec` (a TensorSpec or a nest of them), or TypeError."""
+    if isinstance(spec, TensorSpec):
+        if isinstance(value, (Tensor, Variable)):
+            tensor = convert_to_tensor(value)
+        elif isinstance(value, (list, tuple, dict)) and any(
+            isinstance(v, (Tensor, Variable)) for v in nest.flatten(value)
+        ):
+            raise TypeError(f"Can not cast {value!r} to a Tensor")
+        else:
+            try:
+                tensor = convert_to_tensor(value, dtype=spec.dtype)
+            except (TypeError, ValueError) as e:
+                raise TypeError(str(e)) from None
+        if not spec.is_compatible_with(tensor):
+            have = TensorSpec(tensor.shape, tensor.dtype)
+            raise TypeError(f"Can not cast {have!r} to {spec!r}")
+        return tensor
+    if isinstance(spec, dict):
+        if not isinstance(value, dict) or sorted(value) != sorted(spec):
+            raise TypeError(f"Can not cast {value!r} to dict type.")
+        return {k: _bind_to_spec(value[k], spec[k]) for k in spec}
+    if not isinstance(value, (list, tuple)) or len(value) != len(spec):
+        raise TypeError(f"Can not cast {value!r} to {type(spec).__name__} type.")
+    return type(spec)(_bind_to_spec(v, s) for v, s in zip(value, spec))
+
+
 class Function:
     """A Python function plus its traced graphs, one per call signature."""
 
-    def __init__(self, python_function):
+    def __init__(self, python_function, input_signature=None):
+        if not callable(python_function):
+            raise TypeError(f"{python_function!r} is not a callable object")
         functools.update_wrapper(self, python_function)
         self.python_function = python_function
+        self.input_signature = input_signature
         try:
             self._py_signature = inspect.signature(python_function)
         except (TypeError, ValueError):
@@ -555,7 +640,31 @@ class Function:
         )
         return key, tensors, names, bound
 
+    def _bind_signature(self, args, kwargs):
+        """The arguments converted to `input_signature`'s specs (TF's TypeErrors if they do
+        not fit): a call with fixed shapes and dtypes."""
+        params = list(self._py_signature.parameters) if self._py_signature else []
+        specs = self.input_signature
+        if len(specs) > len(params):
+            raise TypeError(
+                f"input_signature contains {len(specs) - len(params)} extra type constraints."
+            )
+        if len(specs) < len(params):
+            raise TypeError(f"input_signature missing type constraint for {params[len(specs)]}")
+        bound = self._py_signature.bind(*args, **kwargs)
+        try:
+            for name, spec in zip(params, specs):
+                bound.arguments[name] = _bind_to_spec(bound.arguments[name], spec)
+        except TypeError as e:
+            raise TypeError(
+                f"Binding inputs to tf.function failed due to `{e}`. Received args: {args} "
+                f"and kwargs: {kwargs} for signature: {specs}."
+            ) from None
+        return bound.args, bound.kwargs
+
     def __call__(self, *args, **kwargs):
+        if self.input_signature is not None:
+            args, kwargs = self._bind_signature(args, kwargs)
         if _RUN_EAGERLY[0] or STATE.tracer is not None:
             # Debugging, or called while another function is traced: run the Python code
             # (the outer trace records its ops like any others).
@@ -638,13 +747,12 @@ def function(
 ):
     """Compile `func` into a replayable graph: `@tf.function` or `tf.function(f)`.
 
-    `autograph`, `jit_compile`, `reduce_retracing` are accepted and ignored; minitape always
-    traces once per exact signature."""
+    `input_signature` (a list of `TensorSpec`s, one per argument) fixes what the arguments
+    must be: each is converted to its spec's dtype, and one that does not fit raises TF's
+    TypeError. `autograph`, `jit_compile`, `reduce_retracing` are accepted and ignored;
+    minitape always traces once per exact signature."""
     if input_signature is not None:
-        raise NotImplementedError(
-            "minitape.function does not support input_signature: it "
-            "traces once per concrete shape and dtype of the arguments."
-        )
+        input_signature = _check_signature(input_signature)
     if func is None:
-        return Function
-    return Function(func)
+        return functools.partial(Function, input_signature=input_signature)
+    return Function(func, input_signature)

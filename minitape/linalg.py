@@ -1,5 +1,7 @@
 """`tf.linalg`: matrix products and norms."""
 
+import numpy as np
+
 from .array_ops import einsum  # noqa: F401
 from .clip_ops import global_norm  # noqa: F401
 from .ops import expand_dims as _expand_dims
@@ -12,4 +14,8 @@ def matvec(a, b, transpose_a=False, name=None):
     """The matrix `a` (or a batch of them) times the vector `b`: as TF, `matmul` of `a` and `b`
     with a dimension of 1 appended, which is then squeezed away. Its gradient is matmul's."""
     a, b = _convert(a), _convert(b)
+    if transpose_a is None:  # (as TF: None is False, anything else but a bool a TypeError)
+        transpose_a = False
+    elif not isinstance(transpose_a, (bool, np.bool_)):
+        raise TypeError(f"Expected bool for argument 'transpose_a' not {transpose_a!r}.")
     return _squeeze(matmul(a, _expand_dims(b, -1), transpose_a=transpose_a), axis=-1)

@@ -15,7 +15,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from . import dtypes as _dt
 from . import ops as o
-from .errors import AbortedError, invalid
+from .errors import AbortedError, InvalidArgumentError, UnimplementedError, invalid
 from .ops import _op
 from .tape import apply
 from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
@@ -280,20 +280,31 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
 
 # --- conv2d ---------------------------------------------------------------------------------
 def _pads(size, k, stride, dilation, padding):
-    """(output size, padding before, padding after) along one spatial axis."""
+    """(output size, padding before, padding after) along one spatial axis; `padding` is
+    "VALID", "SAME" or this axis's explicit (before, after)."""
     span = (k - 1) * dilation + 1
     if padding == "VALID":
         return (size - span) // stride + 1, 0, 0
+    if isinstance(padding, tuple):
+        before, after = padding
+        return (size + before + after - span) // stride + 1, before, after
     out = -(-size // stride)
     total = max((out - 1) * stride + span - size, 0)
     return out, total // 2, total - total // 2
 
 
+def _per_axis(padding):
+    """The padding of the height and of the width: "VALID"/"SAME" for both, or an explicit
+    ((top, bottom), (left, right))."""
+    return (padding, padding) if isinstance(padding, str) else padding
+
+
 def _windows(x, kh, kw, strides, dilations, padding):
     """The padded input's patches, (N, out_h, out_w, C, kh, kw), and the paddings."""
     (sh, sw), (dh, dw) = strides, dilations
-    oh, top, bottom = _pads(x.shape[1], kh, sh, dh, padding)
-    ow, left, right = _pads(x.shape[2], kw, sw, dw, padding)
+    ph, pw = _per_axis(padding)
+    oh, top, bottom = _pads(x.shape[1], kh, sh, dh, ph)
+    ow, left, right = _pads(x.shape[2], kw, sw, dw, pw)
     if top or bottom or left or right:
         x = np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)))
     span_h, span_w = (kh - 1) * dh + 1, (kw - 1) * dw + 1
@@ -313,8 +324,9 @@ def _conv2d_backprop_input(g, filters, input_shape, strides, dilations, padding)
     kh, kw = filters.shape[:2]
     (sh, sw), (dh, dw) = strides, dilations
     _, h, w, _ = input_shape
-    oh, top, bottom = _pads(h, kh, sh, dh, padding)
-    ow, left, right = _pads(w, kw, sw, dw, padding)
+    ph, pw = _per_axis(padding)
+    oh, top, bottom = _pads(h, kh, sh, dh, ph)
+    ow, left, right = _pads(w, kw, sw, dw, pw)
     out = np.zeros((input_shape[0], h + top + bottom, w + left + right, input_shape[3]), g.dtype)
     for i in range(kh):
         for j in range(kw):
@@ -338,26 +350,81 @@ Conv2DBackpropInput = _op("Conv2DBackpropInput", _conv2d_backprop_input)
 Conv2DBackpropFilter = _op("Conv2DBackpropFilter", _conv2d_backprop_filter)
 
 
-def _pair(value, name, nd=4):
-    """TF's strides/dilations: an int, or a list of 1, 2 or 4 (N, H, W, C) entries."""
-    if isinstance(value, (int, np.integer)):
-        return int(value), int(value)
-    v = [int(s) for s in value]
-    if len(v) == 1:
-        return v[0], v[0]
-    if len(v) == 2:
-        return v[0], v[1]
+def _pair(value, name):
+    """TF's strides/dilations (its `_get_sequence`): None is 1; one value, or a list of 1, 2
+    or 4 (N, H, W, C) entries, each an int attribute (a float truncated, as TF's make_int)."""
+    if value is None:
+        return 1, 1
+    v = (
+        list(value)
+        if isinstance(value, (list, tuple, str)) or hasattr(value, "__len__")
+        else [value]
+    )
+    if len(v) not in (1, 2, 4):
+        raise ValueError(
+            f"{name} should be of length 1, 2 or 4. Received: {name}={value} of length {len(v)}"
+        )
+    v = [_int_attr(s, name) for s in v]
     if len(v) == 4:
-        if v[0] != 1 or v[3] != 1:
-            raise invalid(
+        if v[0] != 1 or v[3] != 1:  # (TF's kernel: Unimplemented for strides)
+            raise (UnimplementedError if name == "strides" else InvalidArgumentError)(
+                None,
                 "Conv2D",
                 f"Current implementation does not yet support {name} in "
                 "the batch and depth dimensions.",
             )
         return v[1], v[2]
-    raise ValueError(
-        f"{name} should be of length 1, 2 or 4. Received: {name}={value} of length {len(v)}"
-    )
+    return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
+
+
+def _int_attr(value, name):
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"Expected int for argument '{name}' not {value!r}.")
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise TypeError(f"Expected int for argument '{name}' not {value!r}.") from None
+
+
+def _padding_arg(padding):
+    """TF's `convert_padding`: "VALID" or "SAME" (any other string is the op's
+    InvalidArgumentError), or a list of 4 (before, after) pairs (explicit padding, none in
+    the batch and depth dimensions), returned as ((top, bottom), (left, right))."""
+    if padding == "EXPLICIT":
+        raise ValueError(
+            "'EXPLICIT' is not a valid value for `padding`. To use explicit padding, "
+            "`padding` must be a list."
+        )
+    if isinstance(padding, (list, tuple)):
+        for pair in padding:
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise ValueError(
+                    "When `padding` is a list, each element of `padding` must be a list/tuple "
+                    f"of size 2. Received: padding={padding}."
+                )
+        if len(padding) != 4:
+            raise ValueError(
+                f"When padding is a list, it must be of size 4. Received: padding={padding} "
+                f"of size {len(padding)}."
+            )
+        pads = [[_int_attr(p, "explicit_paddings") for p in pair] for pair in padding]
+        if pads[0] != [0, 0] or pads[3] != [0, 0]:
+            raise invalid(
+                "Conv2D",
+                "Nonzero explicit padding in the batch or depth dimensions is not supported",
+            )
+        if min(min(p) for p in pads) < 0:
+            raise invalid("Conv2D", f"All explicit paddings must be non-negative: {pads}")
+        return tuple(pads[1]), tuple(pads[2])
+    if not isinstance(padding, str):
+        raise TypeError(f"Expected string for argument 'padding' not {padding!r}.")
+    if padding not in ("VALID", "SAME"):
+        raise invalid(
+            "Conv2D",
+            f"Value for attr 'padding' of \"{padding}\" is not in the list "
+            'of allowed values: "SAME", "VALID", "EXPLICIT"',
+        )
+    return padding
 
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
@@ -381,18 +448,16 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
             f"be a {tf_type_name(x._value.dtype)} tensor but is a "
             f"{tf_type_name(f._value.dtype)} tensor",
         )
-    if data_format != "NHWC":
-        raise ValueError(f"minitape's conv2d supports data_format='NHWC' only, got {data_format!r}")
-    if padding not in ("VALID", "SAME"):
-        if isinstance(padding, (list, tuple)):
-            raise NotImplementedError(
-                "minitape's conv2d has no explicit paddings: use 'VALID' or 'SAME'"
-            )
+    if data_format is None:
+        data_format = "NHWC"
+    if not isinstance(data_format, str):
+        raise TypeError(f"Expected string for argument 'data_format' not {data_format!r}.")
+    if data_format != "NHWC":  # (TF's CPU kernel has NHWC only; other names are no format)
         raise invalid(
             "Conv2D",
-            f"Value for attr 'padding' of \"{padding}\" is not in the list "
-            'of allowed values: "SAME", "VALID", "EXPLICIT"',
+            f"The Conv2D op on the CPU supports data_format 'NHWC' only, got {data_format!r}",
         )
+    padding = _padding_arg(padding)
     if x._value.ndim != 4:
         raise ValueError(f"input must be 4-dimensional{list(x._value.shape)}")
     if f._value.ndim != 4:
@@ -413,9 +478,15 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
         raise invalid(
             "Conv2D", f"input depth must be evenly divisible by filter depth: {c} vs {fc}"
         )
-    for size, k, s, d in ((h, kh, strides[0], dilations[0]), (w, kw, strides[1], dilations[1])):
+    ph, pw = _per_axis(padding)
+    for size, k, s, d, p in (
+        (h, kh, strides[0], dilations[0], ph),
+        (w, kw, strides[1], dilations[1], pw),
+    ):
         span = (k - 1) * d + 1
-        if padding == "VALID" and size < span:
+        if p != "SAME":
+            size += sum(p) if isinstance(p, tuple) else 0
+        if p != "SAME" and size < span:
             raise invalid(
                 "Conv2D",
                 f"Computed output size would be negative: "

@@ -24,6 +24,7 @@ import numpy as np
 
 from . import nest
 from .context import STATE
+from .dtypes import _ENUM, as_dtype
 from .errors import InvalidArgumentError
 from .tensor import Tensor, Variable, bool_flag, convert_to_tensor, operand
 
@@ -190,19 +191,41 @@ def _unconnected(value):
 
 
 def _tensor_args(xs, what):
-    """`xs` (a list), after checking that each one is a tensor or a variable. As TF: None or
-    a string is a TypeError; any other object an AttributeError (TF fails on its missing
-    `_id`, and so does minitape, saying what was wrong)."""
+    """`xs` (a list), after checking that each one is a tensor or a variable. As TF, which
+    first reads each one's dtype: an object with a `.dtype` (a numpy value) fails later, on
+    its missing `_id` (AttributeError, and so does minitape, saying what was wrong); anything
+    else (None, a Python number or string) is a TypeError."""
     for x in xs:
         if not isinstance(x, (Tensor, Variable)):
             problem = (
                 f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), got "
                 f"{x!r} of type {_type_name(x)!r}"
             )
-            if x is None or isinstance(x, str):
+            if not _reads_as_dtype(x):
                 raise TypeError(problem)
             raise AttributeError(f"'{_type_name(x)}' object has no attribute '_id' ({problem})")
     return xs
+
+
+_ENUM_VALUES = frozenset(_ENUM.values())
+
+
+def _reads_as_dtype(x):
+    """Whether TF, which reads a target or source that is not a tensor as a dtype first
+    (asking whether it is trainable), gets a dtype from `x` -- and then fails on the missing
+    `_id` (AttributeError) -- rather than TypeError: a numpy value (its `.dtype`), a dtype
+    name, or a number equal to one of TF's DataType enum values (1.0 is float32)."""
+    if hasattr(x, "dtype"):
+        return True
+    if isinstance(x, (int, float)):
+        return x in _ENUM_VALUES
+    if isinstance(x, str):
+        try:
+            as_dtype(x)
+        except TypeError:
+            return False
+        return True
+    return False
 
 
 def _type_name(x):
@@ -412,7 +435,9 @@ class GradientTape:
         self._check_pfor(experimental_use_pfor, "jacobian")
         self._start_gradient()
         unconnected = _unconnected(unconnected_gradients)
-        target = _target(target)
+        target = _jacobian_target(target, "jacobian")
+        if experimental_use_pfor:
+            self._check_parallel_iterations(parallel_iterations, "jacobian", target._value.size)
         flat_sources = _tensor_args(nest.flatten(sources), "Each source")
         tshape = target._value.shape
         try:
@@ -448,8 +473,12 @@ class GradientTape:
         from .ops import reshape, stack, zeros
 
         _unconnected(unconnected_gradients)
-        target = _target(target)
-        _tensor_args([source], "source")
+        target = _jacobian_target(target, "batch_jacobian")
+        if not isinstance(source, (Tensor, Variable)):  # (TF reads its .shape first)
+            raise AttributeError(
+                f"'{_type_name(source)}' object has no attribute 'shape' (batch_jacobian's "
+                f"source must be one tensor, got {source!r})"
+            )
         tshape, sshape = target._value.shape, source._read_value().shape
         for shape in (tshape, sshape):
             if len(shape) < 2:
@@ -460,8 +489,10 @@ class GradientTape:
                 f"shape ({tuple(sshape)}) to match."
             )
         self._check_pfor(experimental_use_pfor, "batch_jacobian")
-        self._start_gradient()
         b, m = tshape[0], math.prod(tshape[1:])
+        if experimental_use_pfor:
+            self._check_parallel_iterations(parallel_iterations, "batch_jacobian", m)
+        self._start_gradient()
         seeds = [np.zeros((b, m), dtype=target._value.dtype) for _ in range(m)]
         for j, seed in enumerate(seeds):
             seed[:, j] = 1  # row j of every example's Jacobian at once
@@ -480,6 +511,58 @@ class GradientTape:
     def _check_pfor(self, use_pfor, method):
         if not use_pfor and not self._persistent:
             raise RuntimeError(_NO_PFOR[method])
+
+    def _check_parallel_iterations(self, n, method, rows):
+        """`parallel_iterations` as TF's pfor takes it (eagerly, minitape makes one backward
+        pass per row whatever it says): None, or an integer above 1; one below the number
+        of rows needs a persistent tape (TF then computes the rows in chunks)."""
+        if n is None:
+            return
+        if isinstance(n, (Tensor, Variable)):
+            raise TypeError(
+                f"{method}: parallel_iterations must be a Python integer, got a tensor "
+                f"(TF's pfor cannot use a tensor as a Python bool)"
+            )
+        vectorizing = ValueError(
+            f"Encountered an exception while vectorizing the {method} computation. "
+            "Vectorization can be disabled by setting experimental_use_pfor to False."
+        )
+        try:
+            too_small = n <= 1
+        except TypeError:
+            raise TypeError(
+                f"'<' not supported between instances of '{type(n).__name__}' and 'int' "
+                f"({method}'s parallel_iterations must be an integer)"
+            ) from None
+        if too_small:
+            raise vectorizing from ValueError(
+                "`parallel_iterations` must be None or a positive integer above 1"
+            )
+        if not isinstance(n, (int, np.integer)):
+            raise TypeError(
+                f"Expected int32 passed to parameter 'y' of op 'FloorDiv', got {n!r} of type "
+                f"'{type(n).__name__}' instead ({method}'s parallel_iterations)"
+            )
+        if n < rows and not self._persistent:
+            raise (
+                RuntimeError(
+                    f"GradientTape must be created with persistent=True to compute the "
+                    f"{method} with parallel_iterations."
+                )
+                if method == "batch_jacobian"
+                else vectorizing
+            )
+
+
+def _jacobian_target(t, method):
+    """The target of jacobian/batch_jacobian: one tensor (TF fails on anything else with an
+    AttributeError, reading its shape; minitape says what was wrong)."""
+    if type(t) is Tensor or isinstance(t, Variable):
+        return _target(t)
+    raise TypeError(
+        f"{method}'s target must be one tensor computed inside the tape, got {t!r} of type "
+        f"{_type_name(t)!r}"
+    )
 
 
 class _Paused:
@@ -517,6 +600,11 @@ def _gradient_target(t):
             "entries is None."
         )
     name = _type_name(t)
+    if not _reads_as_dtype(t):
+        raise TypeError(
+            f"Cannot convert the argument `type_value`: {t!r} to a TensorFlow DType (a "
+            f"gradient target must be a tensor computed inside the tape, not a {name})"
+        )
     raise AttributeError(
         f"'{name}' object has no attribute '_id' (a gradient target must be a "
         f"tensor computed inside the tape, not a {name})"
@@ -541,7 +629,11 @@ def _ones_like(target):
 
 
 def _seed(target, g):
-    """The starting gradient of a target, given by the caller (`output_gradients`)."""
+    """The starting gradient of a target, given by the caller (`output_gradients`): converted
+    on its own, as TF converts it (numpy data keeps its dtype, a list of ints is int32), so
+    a dtype other than the target's is refused."""
+    if not isinstance(g, (Tensor, Variable, float)):
+        g = convert_to_tensor(g)
     g = operand(g, target, "gradient")
     gshape, tshape = g._value.shape, target._value.shape
     if gshape != tshape:  # as in TF, it may broadcast to the target's shape

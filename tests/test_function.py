@@ -410,9 +410,26 @@ def test_custom_gradient_runs_as_python(capsys):
     assert float(y) == 30.0 and float(tape.gradient(y, x)) == 1.0
 
 
-def test_input_signature_is_not_supported():
-    with pytest.raises(NotImplementedError, match="input_signature"):
+def test_input_signature_converts_and_refuses_as_tf():
+    # (the fuzzer records these under TF 2.21: tests/fuzz, `~function(...)`)
+    with pytest.raises(TypeError, match="must be a possibly nested sequence of TensorSpec"):
         tf.function(lambda x: x, input_signature=[None])
+    with pytest.raises(TypeError, match="must be either a tuple or a list"):
+        tf.function(lambda x: x, input_signature=tf.TensorSpec([3]))
+    f = tf.function(lambda x: x * x, input_signature=[tf.TensorSpec([None], tf.float32)])
+    assert f([1, 2, 3]).dtype == tf.float32  # converted to the spec's dtype
+    assert f(np.ones(2)).dtype == tf.float32
+    with pytest.raises(TypeError, match="Can not cast TensorSpec"):
+        f(tf.constant([1, 2]))  # a tensor of another dtype is not cast
+    with pytest.raises(TypeError, match="Can not cast TensorSpec"):
+        f(tf.ones([2, 2]))
+    with pytest.raises(TypeError, match="extra type constraints"):
+        tf.function(lambda x: x, input_signature=[tf.TensorSpec([]), tf.TensorSpec([])])(1.0)
+    with pytest.raises(TypeError, match="missing type constraint for x"):
+        tf.function(lambda x: x, input_signature=[])(1.0)
+    assert repr(tf.TensorSpec([None, 3], name="x")) == (
+        "TensorSpec(shape=(None, 3), dtype=tf.float32, name='x')"
+    )
 
 
 def test_concrete_function_output_signature():

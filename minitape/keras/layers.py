@@ -207,6 +207,11 @@ class Layer:
                 f"list has {len(weights)} entries."
             )
         for var, value in zip(mine, weights):
+            if not hasattr(value, "shape"):  # (Keras 3 compares value.shape: an AttributeError)
+                raise TypeError(
+                    f"set_weights takes arrays (or tensors), one per weight; got {value!r} "
+                    f"of type {type(value).__name__} for {var.name!r}"
+                )
             value = convert_to_tensor(value, dtype=var.dtype)
             if value.shape != var.shape:
                 raise ValueError(

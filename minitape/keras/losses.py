@@ -246,7 +246,10 @@ class Reduction:
     SUM_OVER_BATCH_SIZE = "sum_over_batch_size"  # their mean (the default)
 
 
-_REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
+# (a set, as Keras 3's: an unhashable reduction, such as a list, is its TypeError)
+_REDUCTIONS = frozenset(
+    ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
+)
 
 
 def _reduce(losses, sample_weight, reduction):
@@ -272,7 +275,7 @@ class Loss:
     fn = None
 
     def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None, **fn_kwargs):
-        if reduction not in _REDUCTIONS:
+        if reduction not in _REDUCTIONS:  # (TypeError for an unhashable one)
             raise ValueError(
                 "Invalid value for argument `reduction`. Expected one of "
                 f"{set(_REDUCTIONS)}. Received: reduction={reduction}"

@@ -13,6 +13,8 @@ The updates are written with minitape ops in the order Keras computes them, so t
 results are TF's. They change variables in place (`assign`, `assign_add`, `assign_sub`).
 """
 
+import numpy as np
+
 from .. import dtypes
 from ..clip_ops import clip_by_global_norm, clip_by_norm
 from ..errors import InvalidArgumentError
@@ -117,7 +119,9 @@ class Optimizer:
         pairs, missing = [], []
         for i, item in enumerate(items):
             if not (isinstance(item, (tuple, list)) and len(item) == 2):
-                raise TypeError(
+                # (a sequence of another length fails Keras' unpacking: ValueError)
+                bad_length = isinstance(item, (tuple, list, str))
+                raise (ValueError if bad_length else TypeError)(
                     "apply_gradients expects (gradient, variable) pairs, such as "
                     f"zip(grads, model.trainable_variables); item {i} is {_short(item)}"
                 )
@@ -153,19 +157,11 @@ class Optimizer:
                 return g
         if isinstance(g, (Tensor, Variable)):
             g = convert_to_tensor(g)
-            if g.dtype != var.dtype and g.dtype.is_floating and var.dtype.is_floating:
-                g = cast(g, var.dtype)  # (Keras casts a gradient to its variable's)
             if g.dtype != var.dtype:
-                raise InvalidArgumentError(
-                    None,
-                    "apply_gradients",
-                    f"Cannot apply a "
-                    f"{g.dtype.name} gradient to the {var.dtype.name} "
-                    f"variable '{var.name}'.",
-                )
+                g = cast(g, var.dtype)  # (Keras casts a gradient to its variable's dtype)
         else:
             g = convert_to_tensor(g, dtype=var.dtype)  # numpy / Python data take var's dtype
-        if g.shape != var.shape:
+        if g.shape != var.shape and not _broadcasts_to(g.shape, var.shape):
             raise InvalidArgumentError(
                 None,
                 "apply_gradients",
@@ -266,3 +262,12 @@ def get(identifier):
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
+
+
+def _broadcasts_to(shape, target):
+    """Whether a gradient of `shape` broadcasts to its variable's (a scalar does: Keras' update
+    arithmetic broadcasts it)."""
+    try:
+        return np.broadcast_shapes(tuple(shape), tuple(target)) == tuple(target)
+    except ValueError:
+        return False

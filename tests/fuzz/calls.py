@@ -319,13 +319,19 @@ def run(tf, call):
     fn, args, kwargs = call
     if fn.startswith("script:"):
         return SCRIPTS[fn[7:]](tf)
-    a = [POOL[n](tf) for n in args]
-    k = {key: POOL[n](tf) for key, n in kwargs.items()}
+    a = [_value(tf, n) for n in args]
+    k = {key: _value(tf, n) for key, n in kwargs.items()}
+    if fn.startswith("~"):
+        return HARNESS[fn[1:]](tf, *a, **k)
     if fn.startswith("@"):
         obj, *rest = a
         result = getattr(obj, fn[1:])(*rest, **k)
         return list(result) if fn == "@__iter__" else result
     return _resolve(tf, fn)(*a, **k)
+
+
+def _value(tf, name):
+    return (POOL[name] if name in POOL else MORE[name])(tf)
 
 
 def call_id(call):
@@ -353,6 +359,7 @@ def generate(seed=15):
                     k[where] = name
                 calls.append([fn, a, k])
     calls += [["script:" + name, [], {}] for name in SCRIPTS]
+    calls += generate_more(POOL)
     seen, unique = set(), []
     for c in calls:
         if call_id(c) not in seen:
@@ -503,4 +510,5 @@ def outcome_of(tf, call):
         return ["broken result", f"{type(e).__name__}: {e}"]
 
 
+from .calls_more import HARNESS, MORE, generate_more  # noqa: E402
 from .scripts import SCRIPTS  # noqa: E402
