@@ -198,3 +198,24 @@ def test_bad_input_found_by_the_fuzzer_as_tf_has_it():
         tf.gather(tf.ones([2, 3]), [], axis=0)  # [] is float32 data to TF
     with pytest.raises(ValueError, match="'axis' must be None, an integer, or a tuple of 2"):
         tf.norm(tf.ones([2, 3]), axis=[])
+
+
+def test_conv2d_explicit_padding_matches_tf():
+    # TF 2.21's numbers for this call and its gradients (the fuzzer records the forward value;
+    # the gradients were computed under TF with the same inputs).
+    x = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+    f = tf.constant([[[[1.0]], [[-1.0]]], [[[0.5]], [[2.0]]]])
+    with tf.GradientTape() as tape:
+        tape.watch([x, f])
+        y = tf.nn.conv2d(x, f, [1, 2, 1, 1], [[0, 0], [1, 2], [0, 1], [0, 0]])
+        s = tf.reduce_sum(y * y)
+    assert y.numpy().ravel().tolist() == [2, 4.5, 7, 1.5, 21, 23.5, 26, 12.5, -1, -1, -1, 15]
+    gx, gf = tape.gradient(s, [x, f])
+    assert gx.numpy().ravel().tolist() == [
+        *[2, 12.5, 25, 29.5, 42, 5, 5, -27, 21, 107.5, 120, 116.5, -2, 0, 0, 32]
+    ]
+    assert gf.numpy().ravel().tolist() == [1262, 772, 1600, 1484]
+    with pytest.raises(ValueError, match="'EXPLICIT' is not a valid value"):
+        tf.nn.conv2d(x, f, 1, "EXPLICIT")
+    with pytest.raises(TypeError):
+        tf.nn.conv2d(x, f, 1, None)
