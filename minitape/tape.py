@@ -24,8 +24,15 @@ import numpy as np
 
 from . import nest
 from .context import STATE
-from .dtypes import _ENUM, as_dtype
 from .errors import InvalidArgumentError
+from .tape_args import (
+    check_parallel_iterations,
+    check_pfor,
+    checked_batch_source,
+    checked_jacobian_target,
+    checked_target,
+    tensor_args,
+)
 from .tensor import Tensor, Variable, bool_flag, convert_to_tensor, operand
 
 __all__ = ["GradientTape", "UnconnectedGradients", "Op", "apply"]
@@ -174,13 +181,6 @@ _ONE_SHOT = (
 )
 
 
-_NO_PFOR = {  # (TF's wording, double spaces included)
-    method: f"GradientTape must be created with persistent=True to compute the {method} with "
-    f"eager execution enabled and {gap}experimental_use_pfor set to False."
-    for method, gap in (("jacobian", "with  "), ("batch_jacobian", " with "))
-}
-
-
 def _unconnected(value):
     if isinstance(value, UnconnectedGradients):
         return value
@@ -188,50 +188,6 @@ def _unconnected(value):
         return UnconnectedGradients(value)
     except ValueError:
         raise ValueError(f"Unknown value for unconnected_gradients: {value!r}") from None
-
-
-def _tensor_args(xs, what):
-    """`xs` (a list), after checking that each one is a tensor or a variable. As TF, which
-    first reads each one's dtype: an object with a `.dtype` (a numpy value) fails later, on
-    its missing `_id` (AttributeError, and so does minitape, saying what was wrong); anything
-    else (None, a Python number or string) is a TypeError."""
-    for x in xs:
-        if not isinstance(x, (Tensor, Variable)):
-            problem = (
-                f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), got "
-                f"{x!r} of type {_type_name(x)!r}"
-            )
-            if not _reads_as_dtype(x):
-                raise TypeError(problem)
-            raise AttributeError(f"'{_type_name(x)}' object has no attribute '_id' ({problem})")
-    return xs
-
-
-_ENUM_VALUES = frozenset(_ENUM.values())
-
-
-def _reads_as_dtype(x):
-    """Whether TF, which reads a target or source that is not a tensor as a dtype first
-    (asking whether it is trainable), gets a dtype from `x` -- and then fails on the missing
-    `_id` (AttributeError) -- rather than TypeError: a numpy value (its `.dtype`), a dtype
-    name, or a number equal to one of TF's DataType enum values (1.0 is float32)."""
-    if hasattr(x, "dtype"):
-        return True
-    if isinstance(x, (int, float)):
-        return x in _ENUM_VALUES
-    if isinstance(x, str):
-        try:
-            as_dtype(x)
-        except TypeError:
-            return False
-        return True
-    return False
-
-
-def _type_name(x):
-    """`float`, `numpy.float32`: the name TF's messages give a type."""
-    kind = type(x)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
 
 
 class GradientTape:
@@ -394,8 +350,8 @@ class GradientTape:
                 "None."
             )
         unconnected = _unconnected(unconnected_gradients)
-        targets = [_gradient_target(t) for t in nest.flatten(target)]
-        flat_sources = _tensor_args(nest.flatten(sources), "Each source")
+        targets = [_target(checked_target(t)) for t in nest.flatten(target)]
+        flat_sources = tensor_args(nest.flatten(sources), "Each source")
         if output_gradients is None:
             seeds = [_ones_like(t) for t in targets]
         else:
@@ -432,13 +388,15 @@ class GradientTape:
         One backward pass per element of the target (TF vectorises them with `pfor`)."""
         from .ops import reshape, stack, zeros
 
-        self._check_pfor(experimental_use_pfor, "jacobian")
+        check_pfor(experimental_use_pfor, self._persistent, "jacobian")
         self._start_gradient()
         unconnected = _unconnected(unconnected_gradients)
-        target = _jacobian_target(target, "jacobian")
+        target = _target(checked_jacobian_target(target, "jacobian"))
         if experimental_use_pfor:
-            self._check_parallel_iterations(parallel_iterations, "jacobian", target._value.size)
-        flat_sources = _tensor_args(nest.flatten(sources), "Each source")
+            check_parallel_iterations(
+                parallel_iterations, "jacobian", target._value.size, self._persistent
+            )
+        flat_sources = tensor_args(nest.flatten(sources), "Each source")
         tshape = target._value.shape
         try:
             rows = [self._grads([target], [seed], flat_sources) for seed in _unit_seeds(target)]
@@ -473,12 +431,8 @@ class GradientTape:
         from .ops import reshape, stack, zeros
 
         _unconnected(unconnected_gradients)
-        target = _jacobian_target(target, "batch_jacobian")
-        if not isinstance(source, (Tensor, Variable)):  # (TF reads its .shape first)
-            raise AttributeError(
-                f"'{_type_name(source)}' object has no attribute 'shape' (batch_jacobian's "
-                f"source must be one tensor, got {source!r})"
-            )
+        target = _target(checked_jacobian_target(target, "batch_jacobian"))
+        checked_batch_source(source)
         tshape, sshape = target._value.shape, source._read_value().shape
         for shape in (tshape, sshape):
             if len(shape) < 2:
@@ -488,10 +442,10 @@ class GradientTape:
                 f"Need first dimension of target shape ({tuple(tshape)}) and source "
                 f"shape ({tuple(sshape)}) to match."
             )
-        self._check_pfor(experimental_use_pfor, "batch_jacobian")
+        check_pfor(experimental_use_pfor, self._persistent, "batch_jacobian")
         b, m = tshape[0], math.prod(tshape[1:])
         if experimental_use_pfor:
-            self._check_parallel_iterations(parallel_iterations, "batch_jacobian", m)
+            check_parallel_iterations(parallel_iterations, "batch_jacobian", m, self._persistent)
         self._start_gradient()
         seeds = [np.zeros((b, m), dtype=target._value.dtype) for _ in range(m)]
         for j, seed in enumerate(seeds):
@@ -507,62 +461,6 @@ class GradientTape:
             return zeros(tshape + sshape[1:], dtype=target.dtype)
         cols = [_zeros_for(source) if g is None else g for g in cols]
         return reshape(stack(cols, axis=1), tshape + sshape[1:])
-
-    def _check_pfor(self, use_pfor, method):
-        if not use_pfor and not self._persistent:
-            raise RuntimeError(_NO_PFOR[method])
-
-    def _check_parallel_iterations(self, n, method, rows):
-        """`parallel_iterations` as TF's pfor takes it (eagerly, minitape makes one backward
-        pass per row whatever it says): None, or an integer above 1; one below the number
-        of rows needs a persistent tape (TF then computes the rows in chunks)."""
-        if n is None:
-            return
-        if isinstance(n, (Tensor, Variable)):
-            raise TypeError(
-                f"{method}: parallel_iterations must be a Python integer, got a tensor "
-                f"(TF's pfor cannot use a tensor as a Python bool)"
-            )
-        vectorizing = ValueError(
-            f"Encountered an exception while vectorizing the {method} computation. "
-            "Vectorization can be disabled by setting experimental_use_pfor to False."
-        )
-        try:
-            too_small = n <= 1
-        except TypeError:
-            raise TypeError(
-                f"'<' not supported between instances of '{type(n).__name__}' and 'int' "
-                f"({method}'s parallel_iterations must be an integer)"
-            ) from None
-        if too_small:
-            raise vectorizing from ValueError(
-                "`parallel_iterations` must be None or a positive integer above 1"
-            )
-        if not isinstance(n, (int, np.integer)):
-            raise TypeError(
-                f"Expected int32 passed to parameter 'y' of op 'FloorDiv', got {n!r} of type "
-                f"'{type(n).__name__}' instead ({method}'s parallel_iterations)"
-            )
-        if n < rows and not self._persistent:
-            raise (
-                RuntimeError(
-                    f"GradientTape must be created with persistent=True to compute the "
-                    f"{method} with parallel_iterations."
-                )
-                if method == "batch_jacobian"
-                else vectorizing
-            )
-
-
-def _jacobian_target(t, method):
-    """The target of jacobian/batch_jacobian: one tensor (TF fails on anything else with an
-    AttributeError, reading its shape; minitape says what was wrong)."""
-    if type(t) is Tensor or isinstance(t, Variable):
-        return _target(t)
-    raise TypeError(
-        f"{method}'s target must be one tensor computed inside the tape, got {t!r} of type "
-        f"{_type_name(t)!r}"
-    )
 
 
 class _Paused:
@@ -585,30 +483,6 @@ def _target(t):
     if isinstance(t, Variable):
         return t._snap
     return convert_to_tensor(t)
-
-
-def _gradient_target(t):
-    """A target of `gradient()`: a tensor or variable. Anything else cannot have been
-    computed on the tape (a numpy value, `np.mean(y.numpy())`): TF fails there with an
-    AttributeError, and so does minitape, saying why."""
-    if type(t) is Tensor or isinstance(t, Variable):
-        return _target(t)
-    if t is None:
-        raise TypeError(
-            "Argument `target` should be a list or nested structure of Tensors, "
-            "Variables or CompositeTensors to be differentiated, but one of its "
-            "entries is None."
-        )
-    name = _type_name(t)
-    if not _reads_as_dtype(t):
-        raise TypeError(
-            f"Cannot convert the argument `type_value`: {t!r} to a TensorFlow DType (a "
-            f"gradient target must be a tensor computed inside the tape, not a {name})"
-        )
-    raise AttributeError(
-        f"'{name}' object has no attribute '_id' (a gradient target must be a "
-        f"tensor computed inside the tape, not a {name})"
-    )
 
 
 def _unit_seeds(target):

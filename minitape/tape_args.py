@@ -1,0 +1,156 @@
+"""What `GradientTape`'s methods accept, and the error TF raises for anything else.
+
+Kept apart from `tape.py`, which holds the mechanism (recording and the backward walk): each
+function here returns its argument when it is fine and otherwise raises TF's error class,
+in TF's words, with what was wrong added in parentheses.
+"""
+
+import numpy as np
+
+from .dtypes import _ENUM, as_dtype
+from .tensor import Tensor, Variable
+
+_NO_PFOR = {  # (TF's wording, double spaces included)
+    method: f"GradientTape must be created with persistent=True to compute the {method} with "
+    f"eager execution enabled and {gap}experimental_use_pfor set to False."
+    for method, gap in (("jacobian", "with  "), ("batch_jacobian", " with "))
+}
+
+
+def type_name(x):
+    """`float`, `numpy.float32`: the name TF's messages give a type."""
+    kind = type(x)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
+def _is_tensor(x):
+    return type(x) is Tensor or isinstance(x, Variable)
+
+
+_ENUM_VALUES = frozenset(_ENUM.values())
+
+
+def _reads_as_dtype(x):
+    """Whether TF, which reads a target or source that is not a tensor as a dtype first
+    (asking whether it is trainable), gets a dtype from `x` -- and then fails on the missing
+    `_id` (AttributeError) -- rather than TypeError: a numpy value (its `.dtype`), a dtype
+    name, or a number equal to one of TF's DataType enum values (1.0 is float32)."""
+    if hasattr(x, "dtype"):
+        return True
+    if isinstance(x, (int, float)):
+        return x in _ENUM_VALUES
+    if isinstance(x, str):
+        try:
+            as_dtype(x)
+        except TypeError:
+            return False
+        return True
+    return False
+
+
+def tensor_args(xs, what):
+    """`xs` (a list), after checking that each one is a tensor or a variable. As TF, which
+    first reads each one's dtype: an object with a `.dtype` (a numpy value) fails later, on
+    its missing `_id` (AttributeError, and so does minitape, saying what was wrong); anything
+    else (None, a Python number or string) is a TypeError."""
+    for x in xs:
+        if not isinstance(x, (Tensor, Variable)):
+            problem = (
+                f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), got "
+                f"{x!r} of type {type_name(x)!r}"
+            )
+            if not _reads_as_dtype(x):
+                raise TypeError(problem)
+            raise AttributeError(f"'{type_name(x)}' object has no attribute '_id' ({problem})")
+    return xs
+
+
+def checked_target(t):
+    """A target of `gradient()`: a tensor or variable. Anything else cannot have been
+    computed on the tape (a numpy value, `np.mean(y.numpy())`): TF fails there with an
+    AttributeError, and so does minitape, saying why."""
+    if _is_tensor(t):
+        return t
+    if t is None:
+        raise TypeError(
+            "Argument `target` should be a list or nested structure of Tensors, "
+            "Variables or CompositeTensors to be differentiated, but one of its "
+            "entries is None."
+        )
+    name = type_name(t)
+    if not _reads_as_dtype(t):
+        raise TypeError(
+            f"Cannot convert the argument `type_value`: {t!r} to a TensorFlow DType (a "
+            f"gradient target must be a tensor computed inside the tape, not a {name})"
+        )
+    raise AttributeError(
+        f"'{name}' object has no attribute '_id' (a gradient target must be a "
+        f"tensor computed inside the tape, not a {name})"
+    )
+
+
+def checked_jacobian_target(t, method):
+    """The target of jacobian/batch_jacobian: one tensor (TF fails on anything else with an
+    AttributeError, reading its shape; minitape says what was wrong)."""
+    if _is_tensor(t):
+        return t
+    raise TypeError(
+        f"{method}'s target must be one tensor computed inside the tape, got {t!r} of type "
+        f"{type_name(t)!r}"
+    )
+
+
+def checked_batch_source(source):
+    """batch_jacobian's source: one tensor (TF reads its .shape first)."""
+    if isinstance(source, (Tensor, Variable)):
+        return source
+    raise AttributeError(
+        f"'{type_name(source)}' object has no attribute 'shape' (batch_jacobian's "
+        f"source must be one tensor, got {source!r})"
+    )
+
+
+def check_pfor(use_pfor, persistent, method):
+    """Without pfor, TF computes a Jacobian with one gradient call per row: persistent only."""
+    if not use_pfor and not persistent:
+        raise RuntimeError(_NO_PFOR[method])
+
+
+def check_parallel_iterations(n, method, rows, persistent):
+    """`parallel_iterations` as TF's pfor takes it (eagerly, minitape makes one backward
+    pass per row whatever it says): None, or an integer above 1; one below the number
+    of rows needs a persistent tape (TF then computes the rows in chunks)."""
+    if n is None:
+        return
+    if isinstance(n, (Tensor, Variable)):
+        raise TypeError(
+            f"{method}: parallel_iterations must be a Python integer, got a tensor "
+            f"(TF's pfor cannot use a tensor as a Python bool)"
+        )
+    vectorizing = ValueError(
+        f"Encountered an exception while vectorizing the {method} computation. "
+        "Vectorization can be disabled by setting experimental_use_pfor to False."
+    )
+    try:
+        too_small = n <= 1
+    except TypeError:
+        raise TypeError(
+            f"'<' not supported between instances of '{type(n).__name__}' and 'int' "
+            f"({method}'s parallel_iterations must be an integer)"
+        ) from None
+    if too_small:
+        raise vectorizing from ValueError(
+            "`parallel_iterations` must be None or a positive integer above 1"
+        )
+    if not isinstance(n, (int, np.integer)):
+        raise TypeError(
+            f"Expected int32 passed to parameter 'y' of op 'FloorDiv', got {n!r} of type "
+            f"'{type(n).__name__}' instead ({method}'s parallel_iterations)"
+        )
+    if n < rows and not persistent:
+        if method == "batch_jacobian":
+            raise RuntimeError(
+                f"GradientTape must be created with persistent=True to compute the "
+                f"{method} with parallel_iterations."
+            )
+        raise vectorizing
