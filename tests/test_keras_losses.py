@@ -265,3 +265,15 @@ def test_crossentropy_uses_the_logits_of_a_softmax_layer():
     assert loss.numpy() == pytest.approx(200.0)  # -log_softmax([100, -100])[1]
     clipped = tf.keras.losses.SparseCategoricalCrossentropy()(tf.constant([1]), p * 1.0)
     assert clipped.numpy() == pytest.approx(-np.log(1e-7), rel=1e-5)
+
+
+def test_a_loss_object_maps_over_python_structures_as_keras_3():
+    # a list of labels is a structure, not an array: it must meet a list of the same shape
+    mse = tf.keras.losses.MeanSquaredError()
+    y = tf.constant([0.2, 0.7, 0.9])
+    with pytest.raises(ValueError, match="Expected an instance of list"):
+        mse([0.0, 1.0, 1.0], y)
+    with pytest.raises(ValueError, match="Structures don't have the same nested structure"):
+        tf.keras.losses.SparseCategoricalCrossentropy()([1, 0], [[0.2, 0.7], [0.9, 0.4]])
+    assert abs(float(mse([0.0, 1.0, 1.0], [0.2, 0.7, 0.9])) - 0.14 / 3) < 1e-6
+    assert abs(float(tf.keras.losses.mse([0.0, 1.0, 1.0], y)) - 0.14 / 3) < 1e-6  # (functions)

@@ -291,6 +291,7 @@ class Loss:
         return self._dtype.name
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        _same_structure(y_true, y_pred)
         losses = self.call(_as(y_true, self._dtype), _as(y_pred, self._dtype))
         return self._weigh_and_reduce(losses, sample_weight)
 
@@ -414,9 +415,32 @@ class SparseCategoricalCrossentropy(Loss):
         self.ignore_class = ignore_class
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        _same_structure(y_true, y_pred)
         y_true, y_pred = _squeeze_or_expand(_as(y_true, self._dtype), _as(y_pred, self._dtype))
         losses, mask = _sparse_cce(y_true, y_pred, self.from_logits, self.ignore_class, -1)
         return self._weigh_and_reduce(losses, sample_weight, mask)
+
+
+def _same_structure(y_true, y_pred):
+    """A loss object maps over `y_true` and `y_pred` together, as Keras 3 does: a Python list
+    or tuple is a structure of separate values, not one array, so it must meet a structure of
+    the same kind and shape (a list of labels with a tensor of predictions is a ValueError)."""
+    if isinstance(y_true, (list, tuple)) and type(y_pred) is not type(y_true):
+        raise ValueError(f"Expected an instance of {type(y_true).__name__}, got {y_pred!r}.")
+    if isinstance(y_true, (list, tuple)) or isinstance(y_pred, (list, tuple)):
+        try:
+            same = _shape_of(y_true) == _shape_of(y_pred)
+        except TypeError:
+            same = False
+        if not same:
+            raise ValueError("Structures don't have the same nested structure.")
+
+
+def _shape_of(structure):
+    """The nesting of lists and tuples, with every other value a leaf."""
+    if isinstance(structure, (list, tuple)):
+        return (type(structure), tuple(_shape_of(x) for x in structure))
+    return None
 
 
 _BY_NAME = {

@@ -11,8 +11,6 @@ XFAIL = {
     "nb07_two_tapes_watch_every_variable_read": "TF names the variables of a layer inside a named "
     "Sequential 'generator/gen_hidden/kernel:0'; minitape omits the model's name "
     "('gen_hidden/kernel:0')",
-    "keras_loss_objects": "MeanSquaredError()(Python list, tensor): Keras 3 raises ValueError "
-    "(Expected an instance of list); minitape computes the loss",
 }
 
 
