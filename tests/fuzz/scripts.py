@@ -646,3 +646,30 @@ def issue_selfref_list(tf):
 @script
 def issue_dense_none(tf):
     return tf.keras.layers.Dense(3)(None)
+
+
+# Keras loss objects map over y_true and y_pred as structures (Keras 3's tree.map_structure)
+@script
+def loss_object_list_labels_tensor_predictions(tf):
+    return tf.keras.losses.MeanSquaredError()([0.0, 1.0, 1.0], tf.constant([0.2, 0.7, 0.9]))
+
+
+@script
+def loss_object_tensor_labels_list_predictions(tf):
+    return tf.keras.losses.BinaryCrossentropy()(tf.constant([0.0, 1.0]), [0.2, 0.7])
+
+
+@script
+def loss_object_lists_of_another_shape(tf):
+    loss = tf.keras.losses.SparseCategoricalCrossentropy()
+    return loss([1, 0], [[0.2, 0.7], [0.9, 0.4]])
+
+
+@script
+def loss_object_lists_of_the_same_shape(tf):
+    return tf.keras.losses.MeanAbsoluteError()([0.0, 1.0], [0.5, 0.25])
+
+
+@script
+def loss_object_tuple_labels(tf):
+    return tf.keras.losses.MeanSquaredError()((0.0, 1.0), tf.constant([0.5, 0.25]))
