@@ -17,7 +17,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .context import STATE
-from .errors import NotFoundError, UnimplementedError, invalid
+from .errors import InvalidArgumentError, NotFoundError, UnimplementedError, invalid
 from .tape import Op, apply
 from .tensor import (
     Tensor,
@@ -521,7 +521,7 @@ def add(x, y, name=None):
 
 
 subtract = _binary(Sub, "subtract", "x - y, element-wise (shapes broadcast).")
-multiply = _binary(Mul, "multiply", "x * y, element-wise (shapes broadcast).", _NUMBERS + "b")
+multiply = _binary(Mul, "multiply", "x * y, element-wise (shapes broadcast).")
 _real_div = _binary(Div, "divide", None)
 
 
@@ -1278,12 +1278,26 @@ def _rev(fn, op_name):
     return reflected
 
 
+def _mul_operator(x, y):
+    """`x * y`, the operator. As TF's, when either side is a bool tensor both are cast to
+    int32, multiplied, and the product is cast back to bool (`b * 2.5` is `b`, `b * 0.0` all
+    False), where `tf.multiply` itself refuses bools, and `2 * b` refuses to make 2 a bool."""
+    try:
+        return multiply(x, y)
+    except (TypeError, InvalidArgumentError):
+        if not any(
+            isinstance(t, _TensorLike) and t._read_value().dtype.kind == "b" for t in (x, y)
+        ):
+            raise
+    return cast(multiply(cast(x, _dt.int32), cast(y, _dt.int32)), _dt.bool)
+
+
 for _name, _fn in {
     "__add__": add,
     "__radd__": _rev(add, "AddV2"),
     "__sub__": subtract,
     "__rsub__": _rev(subtract, "Sub"),
-    "__mul__": multiply,
+    "__mul__": _mul_operator,
     "__rmul__": _rev(multiply, "Mul"),
     "__truediv__": divide,
     "__rtruediv__": _rev(divide, "RealDiv"),

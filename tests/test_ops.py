@@ -391,3 +391,16 @@ def test_norm_as_tf_computes_it():
     assert tf.norm(x, ord=3, axis=1).numpy() == pytest.approx([3.3019273, 5.738952])
     with pytest.raises(TypeError, match="Expected numeric"):
         tf.norm(tf.constant(True))
+
+
+def test_the_multiplication_operator_on_bools_is_tf_s():
+    # TF's `*` casts both sides to int32 when one is a bool tensor and casts the product back;
+    # tf.multiply has no bool kernel, and `2 * b` cannot make 2 a bool
+    b = tf.constant([True, False])
+    assert (b * 2.5).numpy().tolist() == [True, False] and (b * 2.5).dtype == tf.bool
+    assert (b * 0.0).numpy().tolist() == [False, False]
+    assert (tf.constant([0.5, 2.0]) * b).numpy().tolist() == [False, False]
+    with pytest.raises(InvalidArgumentError, match="Value for attr 'T' of bool"):
+        tf.multiply(b, b)
+    with pytest.raises(TypeError, match="Cannot convert 2 to EagerTensor of dtype bool"):
+        2 * b

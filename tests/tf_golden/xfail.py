@@ -3,8 +3,6 @@ it turns into a failure as soon as minitape is fixed (then delete its line here)
 case from cases.py to make the suite pass. `pytest tests/tf_golden -rx` lists them."""
 
 XFAIL = {
-    "promotion_bool_arithmetic": "bool tensor * 2 (or * 2.5): TF gives a bool tensor; minitape "
-    "refuses to convert the number to bool (TypeError, as tf.multiply(b, 2) does in TF)",
     # -- Keras 3 ------------------------------------------------------------------------------
     "keras_layer_variable_names": "a Keras 3 layer variable's .name is 'kernel' / 'bias' (the "
     "tape's watched_variables() are 'hid/kernel:0'); minitape's .name is 'hid/kernel:0'",
