@@ -9,14 +9,12 @@ its own. The sequence functions (`foldl`, `scan`, `map_fn`, ...) read element `i
 inputs with an indexing op and put the results together with `stack`, both recorded, so
 gradients reach the inputs through them.
 
-Inside `minitape.function` these functions run the same Python while the function is traced:
-the graph records the ops of the branch and of the iterations that ran *for the traced
-arguments*, and every replay repeats them. TF's graph mode builds one `If`/`While` op that
-decides again on every call (both branches traced, a loop whose length depends on the data);
-minitape does not. So a `tf.cond` on a tensor's value, or a `while_loop` whose number of
-iterations depends on the data, is decided once per trace -- as a Python `if` is (see
-`function.py`). Pass such values as Python arguments (each value traces anew), or keep the
-computation eager.
+Inside `minitape.function` these functions run the same Python while the function is traced.
+TF's graph mode builds one `If`/`While` op that decides again on every call; minitape's trace
+could only repeat the branch and the iterations that ran for the traced arguments, so a trace
+that reads a predicate's truth (`bool()`, as an `if` on a tensor does) makes the function run
+its Python code on every call instead (see `function.py`): the same numbers as TF, at eager
+speed. Pass such values as Python arguments (each value traces anew) to keep the replay.
 
 TF's eager quirks, kept on purpose (each checked against TF 2.21):
 
@@ -134,7 +132,7 @@ def _cond(pred, true_fn, false_fn, strict):
     if not callable(false_fn):
         raise TypeError("'false_fn' must be callable.")
     pred = convert_to_tensor(pred)
-    result = true_fn() if bool(pred._value) else false_fn()
+    result = true_fn() if bool(pred) else false_fn()  # (bool(): a trace hears it)
     return result if strict else _unpack_if_singleton(result)
 
 
@@ -178,13 +176,13 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
         all_preds = predicates + [last_pred]
 
         def default():
-            if not bool(last_pred._value):
+            if not bool(last_pred):
                 raise _assertion_failed(
                     last_pred, "Input error: None of conditions evaluated as True:", all_preds
                 )
             return last_action()
 
-    if exclusive and sum(bool(p._value) for p in predicates) > 1:
+    if exclusive and sum(bool(p) for p in predicates) > 1:
         names = ", ".join("?" for _ in predicates)
         raise _assertion_failed(
             Tensor(np.bool_(False)),

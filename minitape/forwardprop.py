@@ -134,6 +134,10 @@ class ForwardAccumulator:
         if self._outer is not None:
             self._outer.variable_assigned(var, value, how)
 
+    def value_used(self, tensor):  # (a tangent does not care; a trace outside might)
+        if self._outer is not None:
+            self._outer.value_used(tensor)
+
     # -- results -------------------------------------------------------------------------
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
         """The tangent computed for each tensor of `primals` (a nest): J @ tangents. None for

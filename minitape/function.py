@@ -23,11 +23,14 @@ at all: they replay that list of ops on the new inputs. So, as in TensorFlow:
 * the gradient ops of a tape used inside the function were recorded like any other op, so
   they are replayed too; and a tape around a call records the replayed ops.
 
-Unlike TensorFlow (whose autograph turns `if`/`while` on tensors into graph ops), Python
-decisions that depend on a tensor's *value* -- `if loss > 1:`, `while tf.reduce_sum(x) < 10:`,
-`float(x)`, `x.numpy()`, `x[tf.argmax(y)]` -- are made once, while tracing: every replay
-repeats the choice made then. Make such choices outside the function, or with ops
-(`tf.where`).
+TensorFlow's autograph turns an `if` or `while` on a tensor into graph ops that decide on
+every call. minitape cannot replay such a decision, so a function whose trace asked for a
+traced tensor's truth (`if loss > 1:`, `while tf.reduce_sum(x) < 10:`, `tf.cond`,
+`tf.while_loop`) runs its Python code on every call instead, and gives TF's numbers (its
+Python side effects then happen on every call). Other uses of a value -- `float(x)`,
+`x.numpy()`, `x[tf.argmax(y)]` -- are made once, while tracing, and every replay repeats
+them, where TF's graph refuses them or decides again: keep them outside the function, or use
+ops (`tf.where`, `tf.gather`).
 
 Why a replay is faster: eager execution checks and converts the arguments of every op in
 Python, wraps every result in a tensor and asks every active tape whether to record it. A
@@ -119,7 +122,8 @@ class Graph:
         self.outputs = None  # the returned structure, slots for tensors
         self.structured_outputs = None  # the same structure, the traced tensors
         self.specs = []  # slot -> (shape, dtype name)
-        self.replayable = True  # False once a custom_gradient op is seen
+        self.replayable = True  # False once a custom_gradient op or a tensor's truth is seen
+        self.decided_on_values = False  # an `if`/`while` on a traced tensor's value
         self.created_variables = False
         self._first_id = next_id()  # variables with larger ids are new
         self._slots = {}  # id(tensor) -> slot, while tracing
@@ -157,6 +161,16 @@ class Graph:
             self.replayable = False  # its forward and gradient are Python closures
         ins = tuple(self._slot(x) for x in inputs)
         self.nodes.append((_OP, op, ins, attrs, self._new_slot(out)))
+
+    def value_used(self, tensor):
+        """`bool(tensor)` while tracing: a Python `if`, `while` (or `tf.cond`'s predicate) on
+        a value that comes from the arguments or the variables. TF's autograph turns it into
+        a graph op that decides again on every call; a replay of this trace could only repeat
+        today's choice, so the function runs its Python code on every call instead."""
+        slot = self._slots.get(id(tensor))
+        if slot is not None and slot not in self.constants:
+            self.replayable = False
+            self.decided_on_values = True
 
     def variable_read(self, var, read):
         """`var` was read as the tensor `read`: every read of one value shares one slot."""
@@ -385,8 +399,13 @@ class ConcreteFunction:
 
     def _call_flat(self, tensors):
         if not self.graph.replayable:
+            why = (
+                "decides on a tensor's value in Python (if/while)"
+                if self.graph.decided_on_values
+                else "uses custom_gradient"
+            )
             raise NotImplementedError(
-                f"{self.graph.name!r} uses custom_gradient, which minitape.function cannot replay."
+                f"{self.graph.name!r} {why}: minitape.function cannot replay it."
             )
         if STATE.tapes or STATE.tracer is not None:
             return self._replay_recorded(tensors)
@@ -711,7 +730,7 @@ class Function:
                 "created outside tf.function. See https://www.tensorflow.org/guide/"
                 "function#creating_tfvariables for more information."
             )
-        if not graph.replayable:
+        if not graph.replayable and not graph.decided_on_values:
             logger.warning(
                 "%s uses custom_gradient, which minitape.function cannot replay: "
                 "it will run as plain Python on every call.",

@@ -126,6 +126,8 @@ class _TensorLike:
         )
 
     def __bool__(self):
+        if STATE.tracer is not None:  # an `if` or `while` on a value, inside tf.function
+            STATE.tracer.value_used(self)
         v = self._read_value()
         return bool(v) if v.size else False  # (TF: an empty tensor is False)
 

@@ -334,15 +334,38 @@ def test_unused_ops_are_pruned_but_random_draws_stay():
     assert types == ["RandomUniform", "AddV2"]
 
 
-def test_python_control_flow_on_values_is_decided_at_trace_time():
+def test_python_control_flow_on_values_decides_on_every_call():
+    # TF's autograph makes the `if` a graph op; minitape runs the Python code on every call
     @tf.function
     def absolute(x):
-        if x > 0:  # evaluated once, while tracing with x = 2
+        if x > 0:
             return x
         return -x
 
     assert float(absolute(tf.constant(2.0))) == 2.0
-    assert float(absolute(tf.constant(-3.0))) == -3.0  # the branch taken at trace time
+    assert float(absolute(tf.constant(-3.0))) == 3.0
+    assert absolute.experimental_get_tracing_count() == 1
+    with tf.GradientTape() as tape:
+        x = tf.constant(-3.0)
+        tape.watch(x)
+        y = absolute(x)
+    assert float(tape.gradient(y, x)) == -1.0
+    with pytest.raises(NotImplementedError, match="decides on a tensor's value"):
+        absolute.get_concrete_function(tf.constant(1.0))(tf.constant(1.0))
+
+
+def test_a_decision_on_a_python_value_or_a_constant_still_replays():
+    @tf.function
+    def f(x, scale):
+        if scale > 1:  # a Python argument: part of the signature
+            return x * scale
+        if tf.constant(True):  # a constant made inside: the same on every call
+            return x
+        return -x
+
+    f(tf.constant(1.0), 2)
+    assert f.get_concrete_function(tf.constant(1.0), 2).graph.replayable
+    assert f.get_concrete_function(tf.constant(1.0), 0).graph.replayable
 
 
 def test_run_functions_eagerly_for_debugging(capsys):

@@ -245,9 +245,8 @@ def course_nb03_function_tensor_if_at_the_tracing_call(tf):
 
 @case
 def course_nb03_function_tensor_if_on_a_later_call(tf):
-    # 03 §8 and the README's differences: after tracing at 0.5, a call at 2.0. TF's graph
-    # decides the `if` again (3 - 2x: y = -1, dy/dx = -2); minitape replays the traced branch
-    # (x**2: y = 4, dy/dx = 4). Listed in xfail.DIFFERENT.
+    # 03 §8: after tracing at 0.5, a call at 2.0: the `if` is decided again (3 - 2x: y = -1,
+    # dy/dx = -2), with one trace (TF: autograph's graph op; minitape: the Python code again)
     @tf.function
     def tent(x):
         if x < 1.0:
@@ -260,7 +259,7 @@ def course_nb03_function_tensor_if_on_a_later_call(tf):
         with tf.GradientTape() as tape:
             tape.watch(x)
             y = tent(x)
-        out.append([y, tape.gradient(y, x)])
+        out.append([y, tape.gradient(y, x), tent.experimental_get_tracing_count()])
     return out
 
 

@@ -32,9 +32,6 @@ DIFFERENT = {
     "keeps subnormals and gives 1.0 (at 89.0 both give nan)",
     "nb06_log1pexp_float64": "the same at x = 709 in float64: TF 0.0 (subnormals flushed), "
     "minitape 1.0",
-    "course_nb03_function_tensor_if_on_a_later_call": "a Python `if` on a tensor inside "
-    "tf.function, called again with a value on the other side: TF's graph (autograph's tf.cond) "
-    "decides on every call; minitape's trace replays the branch it took when tracing",
     "tape_persistent_not_a_bool": "GradientTape(persistent='no'): TF takes the truthy string, "
     "answers the first gradient call and fails inside on the second (InternalError: internal "
     "state of the gradient tape is invalid); minitape raises TypeError naming `persistent`",
