@@ -88,6 +88,10 @@ class _NumericsChecker:
         if self._outer is not None:
             self._outer.variable_assigned(var, value, how)
 
+    def value_used(self, tensor):
+        if self._outer is not None:
+            self._outer.value_used(tensor)
+
 
 def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
     """From now on (in this thread), fail at the first op whose output has a NaN or an Inf."""

@@ -24,13 +24,12 @@ at all: they replay that list of ops on the new inputs. So, as in TensorFlow:
   they are replayed too; and a tape around a call records the replayed ops.
 
 TensorFlow's autograph turns an `if` or `while` on a tensor into graph ops that decide on
-every call. minitape cannot replay such a decision, so a function whose trace asked for a
-traced tensor's truth (`if loss > 1:`, `while tf.reduce_sum(x) < 10:`, `tf.cond`,
-`tf.while_loop`) runs its Python code on every call instead, and gives TF's numbers (its
-Python side effects then happen on every call). Other uses of a value -- `float(x)`,
-`x.numpy()`, `x[tf.argmax(y)]` -- are made once, while tracing, and every replay repeats
-them, where TF's graph refuses them or decides again: keep them outside the function, or use
-ops (`tf.where`, `tf.gather`).
+every call (and `float(x)` into a cast; it refuses `x.numpy()`). A replay can only repeat
+what the trace saw, so a function whose trace handed a traced tensor's value to Python (`if
+loss > 1:`, `while tf.reduce_sum(x) < 10:`, `tf.cond`, `tf.while_loop`, `float(x)`, an index,
+`x.numpy()`, a variable's `.numpy()`) runs its Python code on every call instead: TF's numbers,
+one trace, eager speed, and its Python side effects on every call. Keep such uses outside the
+function, or use ops (`tf.where`, `tf.gather`, `tf.cast`), to keep the replay.
 
 Why a replay is faster: eager execution checks and converts the arguments of every op in
 Python, wraps every result in a tensor and asks every active tape whether to record it. A
@@ -163,12 +162,13 @@ class Graph:
         self.nodes.append((_OP, op, ins, attrs, self._new_slot(out)))
 
     def value_used(self, tensor):
-        """`bool(tensor)` while tracing: a Python `if`, `while` (or `tf.cond`'s predicate) on
-        a value that comes from the arguments or the variables. TF's autograph turns it into
-        a graph op that decides again on every call; a replay of this trace could only repeat
-        today's choice, so the function runs its Python code on every call instead."""
+        """Python used the value of a tensor that comes from the arguments or the variables:
+        an `if` or `while` on it (or `tf.cond`'s predicate), `float()`, `int()`, an index,
+        `.numpy()`. TF's autograph turns the first ones into graph ops that decide again on
+        every call (and refuses `.numpy()`); a replay of this trace could only repeat today's
+        value, so the function runs its Python code on every call instead."""
         slot = self._slots.get(id(tensor))
-        if slot is not None and slot not in self.constants:
+        if isinstance(tensor, Variable) or (slot is not None and slot not in self.constants):
             self.replayable = False
             self.decided_on_values = True
 
@@ -400,7 +400,7 @@ class ConcreteFunction:
     def _call_flat(self, tensors):
         if not self.graph.replayable:
             why = (
-                "decides on a tensor's value in Python (if/while)"
+                "uses a tensor's value in Python (if, while, float(), .numpy(), ...)"
                 if self.graph.decided_on_values
                 else "uses custom_gradient"
             )

@@ -107,9 +107,17 @@ class _TensorLike:
     def get_shape(self):
         return self.shape
 
+    def _value_for_python(self):
+        """The value, for Python to decide or compute with (`if t:`, `float(t)`, `t.numpy()`).
+        Inside tf.function the trace hears of it: a replay could not redo such a use, so the
+        function will run its Python code on every call (see `function.py`)."""
+        if STATE.tracer is not None:
+            STATE.tracer.value_used(self)
+        return self._read_value()
+
     def numpy(self):
         """The value as numpy: a copy for arrays, a numpy scalar for 0-d (as in TF)."""
-        v = self._read_value()
+        v = self._value_for_python()
         return v.copy() if isinstance(v, np.ndarray) and v.ndim else v[()]
 
     def ref(self):
@@ -118,7 +126,7 @@ class _TensorLike:
     def __array__(self, dtype=None, copy=None):
         # np.mean(tensor) and friends see a plain array: the result is numpy, not a tensor,
         # and no tape ever hears about it.
-        return np.asarray(self._read_value(), dtype=dtype)
+        return np.asarray(self._value_for_python(), dtype=dtype)
 
     def __hash__(self):
         raise TypeError(
@@ -126,19 +134,17 @@ class _TensorLike:
         )
 
     def __bool__(self):
-        if STATE.tracer is not None:  # an `if` or `while` on a value, inside tf.function
-            STATE.tracer.value_used(self)
-        v = self._read_value()
+        v = self._value_for_python()
         return bool(v) if v.size else False  # (TF: an empty tensor is False)
 
     def __float__(self):
-        return float(self._read_value())
+        return float(self._value_for_python())
 
     def __int__(self):
-        return int(self._read_value())
+        return int(self._value_for_python())
 
     def __index__(self):
-        v = self._read_value()
+        v = self._value_for_python()
         if v.ndim:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         if v.dtype.kind not in "iu":  # (TF fails inside numpy, with numpy's words)

@@ -350,8 +350,27 @@ def test_python_control_flow_on_values_decides_on_every_call():
         tape.watch(x)
         y = absolute(x)
     assert float(tape.gradient(y, x)) == -1.0
-    with pytest.raises(NotImplementedError, match="decides on a tensor's value"):
+    with pytest.raises(NotImplementedError, match="uses a tensor's value in Python"):
         absolute.get_concrete_function(tf.constant(1.0))(tf.constant(1.0))
+
+
+def test_other_uses_of_a_value_give_tf_s_numbers_too():
+    # float() (TF's autograph casts), .numpy() and a tensor as a Python int (TF refuses
+    # these): minitape runs the Python code again rather than repeat the traced value
+    @tf.function
+    def f(x):
+        return x * float(x) + x * x.numpy() + sum(x for _ in range(int(x)))
+
+    assert [float(f(tf.constant(v))) for v in (2.0, 5.0)] == [12.0, 75.0]
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def g(x):
+        return x * v.numpy()  # a variable's value may change between calls
+
+    assert float(g(tf.constant(2.0))) == 2.0
+    v.assign(3.0)
+    assert float(g(tf.constant(2.0))) == 6.0
 
 
 def test_a_decision_on_a_python_value_or_a_constant_still_replays():

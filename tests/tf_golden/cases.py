@@ -4329,6 +4329,28 @@ def keras_layer_variable_names(tf):
 # 11. tf.function
 # =============================================================================================
 @case
+def function_float_of_a_traced_tensor(tf):
+    # float(x) inside tf.function: TF's autograph makes it a cast, decided on every call
+    # (minitape runs the Python code on every call instead); one trace either way
+    @tf.function
+    def f(x):
+        return x * float(x)
+
+    return [[f(tf.constant(v)), f.experimental_get_tracing_count()] for v in (2.0, 5.0)]
+
+
+@case
+def function_numpy_of_a_traced_tensor(tf):
+    # x.numpy() inside tf.function: TF refuses it (a graph tensor has no value); minitape runs
+    # the Python code on every call, so the numbers are right (DIFFERENT)
+    @tf.function
+    def f(x):
+        return x * x.numpy()
+
+    return [attempt(f, tf.constant(2.0)), attempt(f, tf.constant(5.0))]
+
+
+@case
 def function_traces_once_per_signature(tf):
     traced = []
 

@@ -32,6 +32,9 @@ DIFFERENT = {
     "keeps subnormals and gives 1.0 (at 89.0 both give nan)",
     "nb06_log1pexp_float64": "the same at x = 709 in float64: TF 0.0 (subnormals flushed), "
     "minitape 1.0",
+    "function_numpy_of_a_traced_tensor": "x.numpy() inside tf.function: TF raises (a graph "
+    "tensor has no numpy value); minitape runs the function as Python on every call and gives "
+    "the eager numbers",
     "tape_persistent_not_a_bool": "GradientTape(persistent='no'): TF takes the truthy string, "
     "answers the first gradient call and fails inside on the second (InternalError: internal "
     "state of the gradient tape is invalid); minitape raises TypeError naming `persistent`",
