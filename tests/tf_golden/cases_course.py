@@ -222,45 +222,42 @@ def course_nb03_function_where_decides_on_every_call(tf):
     return out
 
 
-@case
-def course_nb03_function_tensor_if_at_the_tracing_call(tf):
-    # 03 §8: a Python `if` on a tensor inside tf.function, at the call that traces: the branch
-    # for that value (later calls are where TF and minitape differ: README)
-    out = []
-    for value in [0.5, 2.0]:
+def _tent_if_function(tf):
+    """03 §8's tent with a Python `if` on a tensor, as a tf.function."""
 
-        @tf.function
-        def tent(x):
-            if x < 1.0:
-                return x**2
-            return 3.0 - 2.0 * x
-
-        x = tf.constant(value)
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tent(x)
-        out.append([y, tape.gradient(y, x)])
-    return out
-
-
-@case
-def course_nb03_function_tensor_if_on_a_later_call(tf):
-    # 03 §8: after tracing at 0.5, a call at 2.0: the `if` is decided again (3 - 2x: y = -1,
-    # dy/dx = -2), with one trace (TF: autograph's graph op; minitape: the Python code again)
     @tf.function
     def tent(x):
         if x < 1.0:
             return x**2
         return 3.0 - 2.0 * x
 
-    out = []
-    for value in [0.5, 2.0]:
-        x = tf.constant(value)
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = tent(x)
-        out.append([y, tape.gradient(y, x), tent.experimental_get_tracing_count()])
-    return out
+    return tent
+
+
+def _value_and_gradient(tf, f, value):
+    x = tf.constant(value)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return [y, tape.gradient(y, x)]
+
+
+@case
+def course_nb03_function_tensor_if_at_the_tracing_call(tf):
+    # 03 §8: a Python `if` on a tensor inside tf.function, at the call that traces: the branch
+    # for that value (a new function for each value)
+    return [_value_and_gradient(tf, _tent_if_function(tf), value) for value in [0.5, 2.0]]
+
+
+@case
+def course_nb03_function_tensor_if_on_a_later_call(tf):
+    # 03 §8: after tracing at 0.5, a call at 2.0: the `if` is decided again (3 - 2x: y = -1,
+    # dy/dx = -2), with one trace (TF: autograph's graph op; minitape: the Python code again)
+    tent = _tent_if_function(tf)
+    return [
+        _value_and_gradient(tf, tent, value) + [tent.experimental_get_tracing_count()]
+        for value in [0.5, 2.0]
+    ]
 
 
 @case
