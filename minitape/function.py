@@ -121,8 +121,7 @@ class Graph:
         self.outputs = None  # the returned structure, slots for tensors
         self.structured_outputs = None  # the same structure, the traced tensors
         self.specs = []  # slot -> (shape, dtype name)
-        self.replayable = True  # False once a custom_gradient op or a tensor's truth is seen
-        self.decided_on_values = False  # an `if`/`while` on a traced tensor's value
+        self.unreplayable = None  # why a replay could not redo this trace, once it is known
         self.created_variables = False
         self._first_id = next_id()  # variables with larger ids are new
         self._slots = {}  # id(tensor) -> slot, while tracing
@@ -156,8 +155,8 @@ class Graph:
 
     # -- the three hooks the core calls while STATE.tracer is this graph ------------------
     def record(self, op, inputs, out, attrs):
-        if op.name.startswith("CustomGradient"):
-            self.replayable = False  # its forward and gradient are Python closures
+        if op.name.startswith("CustomGradient"):  # its forward and gradient are Python closures
+            self.unreplayable = "uses custom_gradient"
         ins = tuple(self._slot(x) for x in inputs)
         self.nodes.append((_OP, op, ins, attrs, self._new_slot(out)))
 
@@ -169,8 +168,13 @@ class Graph:
         value, so the function runs its Python code on every call instead."""
         slot = self._slots.get(id(tensor))
         if isinstance(tensor, Variable) or (slot is not None and slot not in self.constants):
-            self.replayable = False
-            self.decided_on_values = True
+            self.unreplayable = (
+                "uses a tensor's value in Python (if, while, float(), .numpy(), ...)"
+            )
+
+    @property
+    def replayable(self):
+        return self.unreplayable is None
 
     def variable_read(self, var, read):
         """`var` was read as the tensor `read`: every read of one value shares one slot."""
@@ -399,13 +403,9 @@ class ConcreteFunction:
 
     def _call_flat(self, tensors):
         if not self.graph.replayable:
-            why = (
-                "uses a tensor's value in Python (if, while, float(), .numpy(), ...)"
-                if self.graph.decided_on_values
-                else "uses custom_gradient"
-            )
             raise NotImplementedError(
-                f"{self.graph.name!r} {why}: minitape.function cannot replay it."
+                f"{self.graph.name!r} {self.graph.unreplayable}: minitape.function cannot "
+                "replay it."
             )
         if STATE.tapes or STATE.tracer is not None:
             return self._replay_recorded(tensors)
@@ -730,7 +730,7 @@ class Function:
                 "created outside tf.function. See https://www.tensorflow.org/guide/"
                 "function#creating_tfvariables for more information."
             )
-        if not graph.replayable and not graph.decided_on_values:
+        if graph.unreplayable == "uses custom_gradient":  # (TF replays it: say why we cannot)
             logger.warning(
                 "%s uses custom_gradient, which minitape.function cannot replay: "
                 "it will run as plain Python on every call.",

@@ -476,18 +476,17 @@ def _shape_arg(shape, error=TypeError, what="shape", by_op=True):
     return tuple(v.reshape(-1).tolist())
 
 
-def _new_shape(shape, op_name):
+def _new_shape(shape, op_name, by_fill=False):
     """The shape of a new tensor (tf.zeros, tf.fill, ...): integers, none negative. Python
-    data must be integers (TypeError, as TF converts it to int32); a tensor goes to TF's
-    Fill op as it is (another dtype is refused by the op), and a shape of rank 2 or more is
-    refused by Fill."""
+    data must be integers (TypeError, as TF converts it to int32; InvalidArgumentError when it
+    is tf.fill's own `dims`, which go straight to the op); a tensor goes to TF's Fill op as it
+    is (another dtype is refused by the op), and a shape of rank 2 or more is refused by Fill."""
     if type(shape) in (tuple, list, TensorShape) and all(type(s) is int for s in shape):
         dims = tuple(shape)  # (the common case, quickly)
     else:
         bad = lambda m: invalid("Fill", m)  # noqa: E731
-        v = _int_values(
-            shape, "shape", bad if isinstance(shape, _TensorLike) else TypeError, "index_type"
-        )
+        by_op = by_fill or isinstance(shape, _TensorLike)
+        v = _int_values(shape, "shape", bad if by_op else TypeError, "index_type")
         if v.ndim > 1:
             raise bad(f"dims must represent a vector, got shape {_dims(v.shape)}")
         dims = tuple(v.reshape(-1).tolist())
@@ -1138,10 +1137,7 @@ def fill(dims, value, name=None):
     if v.ndim != 0:
         raise invalid("Fill", f"value must be a scalar, got a tensor of shape {list(v.shape)}")
     # (dims is an input of Fill whose dtype is its attribute index_type: numpy data is cast)
-    dims = _int_values(dims, "dims", lambda m: invalid("Fill", m), "index_type")
-    if dims.ndim > 1:
-        raise invalid("Fill", f"dims must represent a vector, got shape {_dims(dims.shape)}")
-    return Tensor(_filled(_new_shape(dims.reshape(-1).tolist(), "Fill"), v))
+    return Tensor(_filled(_new_shape(dims, "Fill", by_fill=True), v))
 
 
 def linspace(start, stop, num, name=None, axis=0):

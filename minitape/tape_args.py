@@ -24,7 +24,7 @@ def type_name(x):
 
 
 def _is_tensor(x):
-    return type(x) is Tensor or isinstance(x, Variable)
+    return isinstance(x, (Tensor, Variable))
 
 
 _ENUM_VALUES = frozenset(_ENUM.values())
@@ -54,7 +54,7 @@ def tensor_args(xs, what):
     its missing `_id` (AttributeError, and so does minitape, saying what was wrong); anything
     else (None, a Python number or string) is a TypeError."""
     for x in xs:
-        if not isinstance(x, (Tensor, Variable)):
+        if not _is_tensor(x):
             problem = (
                 f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), got "
                 f"{x!r} of type {type_name(x)!r}"
@@ -102,7 +102,7 @@ def checked_jacobian_target(t, method):
 
 def checked_batch_source(source):
     """batch_jacobian's source: one tensor (TF reads its .shape first)."""
-    if isinstance(source, (Tensor, Variable)):
+    if _is_tensor(source):
         return source
     raise AttributeError(
         f"'{type_name(source)}' object has no attribute 'shape' (batch_jacobian's "
