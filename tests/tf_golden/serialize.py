@@ -40,11 +40,13 @@ DEFAULT_ATOL = {"float16": 1e-3, "float32": 1e-6, "float64": 1e-9}
 # --- serialising ----------------------------------------------------------------------------
 def normalise_message(text):
     """An exception's text without what varies between runs or says nothing about behaviour:
-    TF's `{{function_node ...}} ` prefix, its trailing ` name: ...`, object addresses."""
+    TF's `{{function_node ...}} ` prefix, its trailing ` name: ...`, object addresses, the
+    folders of a file named in a traceback (they say where the checkout is)."""
     text = str(text).split("\nTraceback (most recent call last):")[0]  # (no file paths)
     text = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", text)
     text = re.sub(r"\s*name: [^\n]*$", "", text)
     text = re.sub(r"0x[0-9a-fA-F]+", "0x?", text)
+    text = re.sub(r'File "[^"]*[/\\]([^"/\\]+)"', r'File "\1"', text)  # (no checkout's path)
     text = re.sub(r"\s*; NodeDef: .*?(?= \[Op:|$)", "", text, flags=re.S)  # TF's kernel dump
     text = re.sub(r"goo\.gle/debug\w*\s*", "goo.gle/debug ", text)
     return text.strip()

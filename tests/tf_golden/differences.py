@@ -1,0 +1,210 @@
+"""Cases where minitape's record differs from TensorFlow's, each with what differs and where.
+
+An entry names the case, says why it differs, and pins minitape's own result at each place
+(a path into the case's result) where it is not TF's. test_golden.py then checks everything
+else in the case against TF as usual, and the pinned places against the pins: so a regression
+anywhere in a listed case still fails, a change in minitape's own answer at a pinned place
+fails, and a fix (minitape now gives TF's answer there) fails too, until its entry goes.
+
+A path is a tuple of indices and keys into the result, `()` for the whole of it. A pin is
+minitape's record there, written with `tensor(...)`, `raises(...)`, or a Python value (a str,
+float, list of them, None) that stands for itself. Exception messages in pins are compared
+word for word.
+
+`python -m tests.tf_golden.differences` prints, for every listed case, where minitape differs
+from TF now: a first draft of the pins after a change.
+"""
+
+from . import serialize
+
+
+class Differs:
+    """A case whose result differs from TF's at `pins` (path -> minitape's record there)."""
+
+    def __init__(self, reason, pins):
+        self.reason = reason
+        self.pins = {path: _record(pin) for path, pin in pins.items()}
+
+
+def tensor(dtype, shape, value):
+    return {"kind": "tensor", "dtype": dtype, "shape": list(shape), "value": value}
+
+
+def raises(cls, message):
+    return {"kind": "error", "class": cls, "message": message}
+
+
+def _record(pin):
+    if isinstance(pin, dict) and "kind" in pin:
+        return pin
+    if type(pin) in (list, tuple):
+        return {"kind": type(pin).__name__, "items": [_record(p) for p in pin]}
+    return serialize.serialize(pin)
+
+
+# -- not yet as TF does -----------------------------------------------------------------------
+TODO = {
+    "keras_layer_variable_names": Differs(
+        "the variables a tape watched while a Keras 3 layer ran are named by TF after the "
+        "tf.Variable underneath, 'hid/kernel:0'; minitape's layer variables are plain "
+        "variables named 'kernel' / 'bias' (their .name, TF's too, is 'kernel' / 'bias')",
+        {(1,): ["kernel", "bias"]},
+    ),
+    "nb07_two_tapes_watch_every_variable_read": Differs(
+        "TF names the variables a tape watched inside a named Sequential "
+        "'generator/gen_hidden/kernel:0' (Keras 3's path and ':0'); minitape's are "
+        "'kernel' / 'bias'. The gradients and losses of the case are compared as usual",
+        {
+            (0,): ["kernel", "bias"] * 4,
+            (1,): ["kernel", "bias"] * 4,
+        },
+    ),
+}
+
+
+# -- on purpose (README, "Where minitape differs from TensorFlow") -----------------------------
+# TF's behaviour is a silent wrong answer, an internal crash, or a CPU detail.
+DIFFERENT = {
+    "gradient_output_gradients_python_list": Differs(
+        "output_gradients=[1.0, 0.0, -2.0] for one [3] target: TF zips the three entries with "
+        "the one target, uses 1.0 and silently ignores the rest; minitape raises ValueError "
+        "(one entry per target)",
+        {(): raises("ValueError", "output_gradients has 3 entries but there are 1 targets.")},
+    ),
+    "gradient_output_gradients_wrong_count": Differs(
+        "one output gradient for two targets: TF weights the first target and silently seeds "
+        "the other with ones; minitape raises ValueError",
+        {(): raises("ValueError", "output_gradients has 1 entries but there are 2 targets.")},
+    ),
+    "batch_jacobian_zero_batch": Differs(
+        "batch_jacobian with a batch of 0: TF crashes with ZeroDivisionError; minitape returns "
+        "the empty [0, 2, 2] Jacobian",
+        {(): tensor("float32", [0, 2, 2], [])},
+    ),
+    "custom_gradient_grad_returns_python_float": Differs(
+        "grad_fn returning the Python float 5.0: TF hands that float on as the gradient; "
+        "minitape converts it to a tensor of the input's kind",
+        {(): tensor("float32", [], 5.0)},
+    ),
+    "fn_clip_by_global_norm": Differs(
+        "tf.clip_by_global_norm(..., use_norm=26.0) with a Python float: TF fails inside "
+        "(AttributeError: no .dtype); minitape uses the number",
+        {
+            (5,): (
+                [tensor("float32", [2], [3 / 26, 4 / 26]), tensor("float32", [1], [12 / 26])],
+                tensor("float32", [], 26.0),
+            )
+        },
+    ),
+    "nb06_naive_gradient_nan_from_89": Differs(
+        "gradient of log(1 + exp(x)) at x = 88.5 and 88.72 (float32): TF's CPU kernels flush "
+        "the subnormal 1/(1 + e^x) to zero and give 0.0; numpy keeps subnormals and gives 1.0 "
+        "(at 89.0 both give nan)",
+        {(0, 1): tensor("float32", [], 1.0), (1, 1): tensor("float32", [], 1.0)},
+    ),
+    "nb06_log1pexp_float64": Differs(
+        "the same at x = 709 in float64: TF 0.0 (subnormals flushed), minitape 1.0",
+        {(0, 1, 1): tensor("float64", [], 1.0)},
+    ),
+    "function_numpy_of_a_traced_tensor": Differs(
+        "x.numpy() inside tf.function: TF raises (a graph tensor has no numpy value); minitape "
+        "runs the function as Python on every call and gives the eager numbers",
+        {(0,): tensor("float32", [], 4.0), (1,): tensor("float32", [], 25.0)},
+    ),
+    "tape_persistent_not_a_bool": Differs(
+        "GradientTape(persistent='no'): TF takes the truthy string, answers the first gradient "
+        "call and fails inside on the second (InternalError: internal state of the gradient "
+        "tape is invalid); minitape raises TypeError naming `persistent`",
+        {(): raises("TypeError", "`persistent` must be a bool (True or False), got 'no'")},
+    ),
+}
+
+DIFFERENCES = {**TODO, **DIFFERENT}
+
+
+# -- comparing with the pins -------------------------------------------------------------------
+def at(record, path):
+    """The part of a record at `path` (None when the record has no such place)."""
+    for key in path:
+        if not isinstance(record, dict) or record.get("kind") not in ("list", "tuple", "dict"):
+            return None
+        items = record["items"]
+        if isinstance(items, dict):
+            if key not in items:
+                return None
+        elif not (isinstance(key, int) and -len(items) <= key < len(items)):
+            return None
+        record = items[key]
+    return record
+
+
+def _without(record, paths):
+    """A copy of `record` with the parts at `paths` replaced by a marker."""
+    if () in paths:
+        return {"kind": "py", "type": "str", "value": "(pinned)"}
+    if not isinstance(record, dict) or record.get("kind") not in ("list", "tuple", "dict"):
+        return record
+    items = record["items"]
+
+    def part(key):
+        below = {p[1:] for p in paths if p[0] == key}
+        return _without(items[key], below) if below else items[key]
+
+    if isinstance(items, dict):
+        return {**record, "items": {key: part(key) for key in items}}
+    return {**record, "items": [part(i) for i in range(len(items))]}
+
+
+def _where(path):
+    return "result" + "".join(f"[{k!r}]" for k in path)
+
+
+def check(entry, tf_record, got, message=False, **tolerances):
+    """The problems of a listed case (empty: minitape differs from TF exactly as pinned).
+    Outside the pinned places, exception messages are compared when `message` is true."""
+    problems = []
+    for path, pin in entry.pins.items():
+        tf_part, got_part = at(tf_record, path), at(got, path)
+        if not serialize.compare(tf_part, pin, message=True, **tolerances):
+            problems.append(f"{_where(path)}: the pin equals TF's record; drop it")
+        elif not serialize.compare(tf_part, got_part, message=True, **tolerances):
+            problems.append(f"{_where(path)}: minitape now gives TF's answer; drop the pin")
+        else:
+            problems += serialize.compare(
+                pin, got_part, message=True, path=_where(path) + " (pinned)", **tolerances
+            )
+    paths = set(entry.pins)
+    problems += serialize.compare(
+        _without(tf_record, paths), _without(got, paths), message=message, **tolerances
+    )
+    return problems
+
+
+def draft(name):
+    """Where minitape differs from TF now in case `name`: its record at each such place."""
+    import re
+
+    import minitape
+
+    from . import cases, test_golden
+
+    case = cases.CASES[name]
+    got = serialize.run_case(case.fn, minitape)
+    lines = serialize.compare(
+        test_golden.RECORDED[name], got, message=case.message, rtol=case.rtol, atol=case.atol
+    )
+    out = {}
+    for line in lines:
+        path = tuple(
+            int(k) if k.lstrip("-").isdigit() else k.strip("'")
+            for k in re.findall(r"\[([^\]]*)\]", line.split(":")[0])
+        )
+        out[path] = at(got, path)
+    return out
+
+
+if __name__ == "__main__":
+    for case_name in DIFFERENCES:
+        print(case_name)
+        for where, record in draft(case_name).items():
+            print(f"    {where}: {record}")
