@@ -30,7 +30,7 @@ from .tape_args import (
     check_pfor,
     checked_batch_source,
     checked_jacobian_target,
-    checked_target,
+    gradient_args,
     tensor_args,
 )
 from .tensor import Tensor, Variable, bool_flag, convert_to_tensor, operand
@@ -350,8 +350,8 @@ class GradientTape:
                 "None."
             )
         unconnected = _unconnected(unconnected_gradients)
-        targets = [_target(checked_target(t)) for t in nest.flatten(target)]
-        flat_sources = tensor_args(nest.flatten(sources), "Each source")
+        targets, flat_sources = gradient_args(nest.flatten(target), nest.flatten(sources))
+        targets = [_target(t) for t in targets]
         if output_gradients is None:
             seeds = [_ones_like(t) for t in targets]
         else:

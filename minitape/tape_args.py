@@ -48,21 +48,50 @@ def _reads_as_dtype(x):
     return False
 
 
+def _not_a_dtype(x, why):
+    return TypeError(
+        f"Cannot convert the argument `type_value`: {x!r} to a TensorFlow DType. ({why})"
+    )
+
+
 def tensor_args(xs, what):
     """`xs` (a list), after checking that each one is a tensor or a variable. As TF, which
-    first reads each one's dtype: an object with a `.dtype` (a numpy value) fails later, on
-    its missing `_id` (AttributeError, and so does minitape, saying what was wrong); anything
-    else (None, a Python number or string) is a TypeError."""
-    for x in xs:
-        if not _is_tensor(x):
-            problem = (
-                f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), got "
-                f"{x!r} of type {type_name(x)!r}"
-            )
-            if not _reads_as_dtype(x):
-                raise TypeError(problem)
-            raise AttributeError(f"'{type_name(x)}' object has no attribute '_id' ({problem})")
+    first reads the dtype of every one: anything that is no dtype (None, a Python string or
+    most numbers) is a TypeError; then an object with a `.dtype` (a numpy value) or a number
+    TF reads as a dtype fails on its missing `_id` (AttributeError, and so does minitape,
+    saying what was wrong)."""
+    strangers = [x for x in xs if not _is_tensor(x)]
+    for x in strangers:
+        if not _reads_as_dtype(x):
+            raise _not_a_dtype(x, _must_be(what, x))
+    for x in strangers:
+        raise AttributeError(
+            f"'{type_name(x)}' object has no attribute '_id' ({_must_be(what, x)})"
+        )
     return xs
+
+
+def _must_be(what, x):
+    return (
+        f"{what} must be a tf.Tensor or tf.Variable (or a nest of them), got {x!r} of type "
+        f"{type_name(x)!r}"
+    )
+
+
+def gradient_args(targets, sources):
+    """`gradient()`'s flat targets and sources, checked in TF's order: the dtype of every
+    target, then of every source, then that each one is a tensor (TF's missing `_id`)."""
+    for t in targets:
+        if not _is_tensor(t) and not _reads_as_dtype(t):
+            raise _not_a_dtype(t, _not_a_target(t))
+    for s in sources:
+        if not _is_tensor(s) and not _reads_as_dtype(s):
+            raise _not_a_dtype(s, _must_be("Each source", s))
+    return [checked_target(t) for t in targets], tensor_args(sources, "Each source")
+
+
+def _not_a_target(t):
+    return f"a gradient target must be a tensor computed inside the tape, not a {type_name(t)}"
 
 
 def checked_target(t):
@@ -71,22 +100,9 @@ def checked_target(t):
     AttributeError, and so does minitape, saying why."""
     if _is_tensor(t):
         return t
-    if t is None:
-        raise TypeError(
-            "Argument `target` should be a list or nested structure of Tensors, "
-            "Variables or CompositeTensors to be differentiated, but one of its "
-            "entries is None."
-        )
-    name = type_name(t)
     if not _reads_as_dtype(t):
-        raise TypeError(
-            f"Cannot convert the argument `type_value`: {t!r} to a TensorFlow DType (a "
-            f"gradient target must be a tensor computed inside the tape, not a {name})"
-        )
-    raise AttributeError(
-        f"'{name}' object has no attribute '_id' (a gradient target must be a "
-        f"tensor computed inside the tape, not a {name})"
-    )
+        raise _not_a_dtype(t, _not_a_target(t))
+    raise AttributeError(f"'{type_name(t)}' object has no attribute '_id' ({_not_a_target(t)})")
 
 
 def checked_jacobian_target(t, method):

@@ -1626,6 +1626,26 @@ def _two_watched(tf):
     return a, b
 
 
+@case(message=True)
+def gradient_non_tensor_sources_and_targets_in_tfs_order(tf):
+    # TF reads every target's dtype, then every source's (TypeError for what is no dtype),
+    # and only then looks for the missing `_id` (AttributeError)
+    x = tf.constant(1.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+    return [
+        attempt(tape.gradient, y, (1, "a")),
+        attempt(tape.gradient, y, [x, None]),
+        attempt(tape.gradient, y, [np.ones(2), "a"]),
+        attempt(tape.gradient, [1, "a"], [x]),
+        attempt(tape.gradient, [y, None], x),
+        attempt(tape.gradient, y, [x, 1.5]),
+        type(attempt(tape.gradient, y, (1, 2))).__name__,
+        type(attempt(tape.gradient, [y, 1], [x, "float32"])).__name__,
+    ]
+
+
 @case
 def gradient_sources_list(tf):
     a, b = _two_watched(tf)
