@@ -152,8 +152,9 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     """Rows of the embedding table `params` at `ids` (a gather along axis 0). A list of
     tables is one table cut in consecutive pieces (TF 2's "div" strategy: the first table
     holds the first ids). With `max_norm`, each row found is scaled down to that L2 norm if
-    it is longer."""
-    if isinstance(params, (list, tuple)):
+    it is longer. Only a Python list is read as pieces: anything else, a tuple included, is one
+    table (as TF reads it)."""
+    if isinstance(params, list):
         from .ops import concat
 
         tables = [read(t) for t in params]
@@ -437,6 +438,13 @@ def _arg(op, input, axis, output_type):  # noqa: A002
                 raise TypeError(f"axis tensor dtypes {name} is not supported")
         elif not isinstance(axis, int):
             raise TypeError("axis must be int or Tensor with integer datatype")
+    if t._value.dtype.kind not in "fiub":  # (no complex or string kernel)
+        raise invalid(
+            op.name,
+            f"Value for attr 'T' of {tf_type_name(t._value.dtype)} is not in the list of "
+            "allowed values: float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, "
+            "half, uint32, uint64, qint8, quint8, qint32, qint16, quint16, bool",
+        )
     axis = _int_arg(
         axis,
         "axis",

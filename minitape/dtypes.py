@@ -147,6 +147,7 @@ def as_dtype(value):
     try:
         if (
             value is None
+            or isinstance(value, (list, tuple, dict))  # (numpy reads them as record dtypes)
             or value is int
             or value is str
             or isinstance(value, str)

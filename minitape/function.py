@@ -471,6 +471,9 @@ class _UnknownShape(TensorShape):
     __slots__ = ()
     rank = ndims = None
 
+    def __new__(cls):
+        return tuple.__new__(cls)
+
     def as_list(self):
         raise ValueError("as_list() is not defined on an unknown TensorShape.")
 

@@ -292,6 +292,8 @@ _KIND_NAMES = {
     _NUMBERS: "bfloat16, half, float, double, uint8, uint16, uint32, uint64, int8, "
     "int16, int32, int64, complex64, complex128",
     _FLOATS: "bfloat16, half, float, double",
+    _REAL_FLOATS: "bfloat16, half, float, double",
+    _SIGNED: "bfloat16, half, float, double, int8, int16, int32, int64, complex64, complex128",
 }
 
 
@@ -656,7 +658,7 @@ def abs(x, name=None):  # noqa: A001
 
 
 def sign(x, name=None):
-    return _unary(Sign, x)
+    return _unary(Sign, x, _SIGNED)
 
 
 def round(x, name=None):  # noqa: A001
@@ -768,15 +770,15 @@ def logical_not(x, name=None):
 
 
 def is_nan(x, name=None):
-    return _unary(IsNan, x, _FLOATS)
+    return _unary(IsNan, x, _REAL_FLOATS)
 
 
 def is_inf(x, name=None):
-    return _unary(IsInf, x, _FLOATS)
+    return _unary(IsInf, x, _REAL_FLOATS)
 
 
 def is_finite(x, name=None):
-    return _unary(IsFinite, x, _FLOATS)
+    return _unary(IsFinite, x, _REAL_FLOATS)
 
 
 # --- matrices and shapes ------------------------------------------------------------------
@@ -1033,6 +1035,8 @@ def _index_error(numpy_message, ndim):
 # --- reductions ---------------------------------------------------------------------------
 def _reduction(op, kinds=_NUMBERS):
     def reduce(input_tensor, axis=None, keepdims=False, name=None):
+        if axis is None and kinds is _BOOLS and not isinstance(input_tensor, _TensorLike):
+            read(input_tensor)  # (TF finds the axes from its rank: converted as it is, first)
         t = input_tensor if type(input_tensor) is Tensor else _input(input_tensor, kinds)
         if t._value.dtype.kind not in kinds:
             _refuse(op.name, t, kinds)
@@ -1186,6 +1190,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
                 "bfloat16, half, float32, float64, int8, int16, int32, int64, uint16, "
                 "uint32"
             )
+    _range_kernel(npd)
     lo, hi, step = (a._value.item() for a in args)
     if step == 0:
         raise invalid("Range", f"Requires delta != 0: {step}")
@@ -1194,6 +1199,25 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
     if step < 0 and lo < hi:
         raise invalid("Range", f"Requires start >= limit when delta < 0: {lo}/{hi}")
     return Tensor(np.arange(lo, hi, step).astype(npd))
+
+
+def _range_kernel(npd):
+    """TF's Range takes most real dtypes, but has CPU kernels for float16/32/64, int32 and
+    int64 only; uint8 and complex numbers it does not take at all."""
+    if npd.name in ("float16", "float32", "float64", "int32", "int64"):
+        return
+    if npd.name in ("int8", "int16", "uint16", "uint32", "uint64"):
+        raise NotFoundError(
+            None,
+            "Range",
+            f"Could not find device for node: {{{{node Range}}}} = "
+            f"Range[Tidx=DT_{npd.name.upper()}] (no CPU kernel) [Op:Range]",
+        )
+    raise invalid(
+        "Range",
+        f"Value for attr 'Tidx' of {tf_type_name(npd)} is not in the list of allowed values: "
+        "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32, uint64",
+    )
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=None):
@@ -1232,8 +1256,15 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=No
 
 
 def shape(input, out_type=_dt.int32, name=None):  # noqa: A002
-    out_type = _dt.int32 if out_type is None else out_type
-    return Tensor(np.array(read(input)._value.shape, dtype=_dt.as_dtype(out_type)._np))
+    empty = type(out_type) is list and not out_type  # (TF's generated op reads [] as unset)
+    out = _dt.int32 if out_type is None or empty else _dt.as_dtype(out_type)
+    if out.name not in ("int32", "int64"):
+        raise invalid(
+            "Shape",
+            f"Value for attr 'out_type' of {tf_type_name(out._np)} is not in the list of "
+            "allowed values: int32, int64",
+        )
+    return Tensor(np.array(read(input)._value.shape, dtype=out._np))
 
 
 def size(input, out_type=_dt.int32, name=None):  # noqa: A002

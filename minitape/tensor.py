@@ -20,9 +20,18 @@ __all__ = ["Tensor", "Variable", "TensorShape", "constant", "convert_to_tensor",
 
 
 class TensorShape(tuple):
-    """A tuple of dimensions that prints like TF's (`TensorShape([3, 4])`)."""
+    """A tuple of dimensions that prints like TF's (`TensorShape([3, 4])`). `TensorShape(dims)`
+    checks the dimensions as TF does; minitape's own code, which has a numpy shape in hand,
+    makes one with `TensorShape._of(shape)`, unchecked."""
 
     __slots__ = ()
+
+    def __new__(cls, dims):
+        return tuple.__new__(cls, _as_shape(dims))
+
+    @classmethod
+    def _of(cls, shape):
+        return tuple.__new__(cls, shape)
 
     def as_list(self):
         return list(self)
@@ -44,7 +53,7 @@ class TensorShape(tuple):
 
     def __getitem__(self, key):
         item = tuple.__getitem__(self, key)
-        return TensorShape(item) if isinstance(key, slice) else item
+        return TensorShape._of(item) if isinstance(key, slice) else item
 
     def __eq__(self, other):
         try:
@@ -98,7 +107,7 @@ class _TensorLike:
 
     @property
     def shape(self):
-        return TensorShape(self._read_value().shape)
+        return TensorShape._of(self._read_value().shape)
 
     @property
     def dtype(self):
@@ -478,8 +487,8 @@ def _from_python(value, npd=None):
         and kind != "b"
         or want in "iu"
         and kind in "fc"
-        or want == "u"
-        and kind == "b"
+        or kind == "b"  # (TF turns Python bools into int32 and int64, not narrower ints)
+        and (want == "u" or want == "i" and npd.itemsize < 4)
         or want == "f"
         and kind == "c"
     ):
@@ -625,6 +634,8 @@ def constant(value, dtype=None, shape=None, name=None):
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """`value` as a Tensor: tensors pass through, variables are read, the rest is converted.
     `dtype_hint` is tried first and dropped if the value cannot have it."""
+    if dtype_hint is not None:
+        dtype_hint = _dt.as_dtype(dtype_hint)  # (TF reads it first, even for a tensor)
     if type(value) is Tensor and dtype is None:
         return value
     if isinstance(value, (Tensor, Variable)):

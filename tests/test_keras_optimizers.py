@@ -204,8 +204,23 @@ def test_clipnorm_and_global_clipnorm_options():
     a, b = tf.Variable(0.0), tf.Variable(0.0)
     SGD(1.0, global_clipnorm=1.0).apply_gradients(zip([tf.constant(3.0), tf.constant(4.0)], [a, b]))
     assert (float(a), float(b)) == pytest.approx((-0.6, -0.8))
-    with pytest.raises(ValueError, match="At most one"):
-        SGD(clipnorm=1.0, global_clipnorm=1.0)
+    for two in ({"clipnorm": 1.0, "global_clipnorm": 1.0}, {"clipvalue": 1.0, "clipnorm": 1.0}):
+        with pytest.raises(ValueError, match="Only one of `clipnorm`, `clipvalue`"):
+            SGD(**two)
+
+
+def test_an_optimizer_updates_only_the_variables_it_was_built_with():
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+    opt = SGD(0.5)
+    opt.apply_gradients([(tf.constant(1.0), v), (None, w)])  # built on both (w unchanged)
+    opt.apply_gradients([(tf.constant(1.0), w)])
+    assert (float(v), float(w)) == (0.5, 1.5)
+    with pytest.raises(ValueError, match="Unknown variable: .* originally built with"):
+        opt.apply_gradients([(tf.constant(1.0), tf.Variable(3.0))])
+    built = SGD(0.5)
+    built.build([v])
+    with pytest.raises(ValueError, match="Unknown variable"):
+        built.apply_gradients([(tf.constant(1.0), w)])
 
 
 def test_minimize_with_a_loss_function():

@@ -15,11 +15,11 @@ import inspect
 import re
 
 from .. import nest
-from ..dtypes import as_dtype
 from ..function import init_scope
 from ..ops import cast, matmul
 from ..tensor import Tensor, TensorShape, Variable, convert_to_tensor, is_tensor
 from . import activations, initializers
+from .dtype_policies import policy_dtype
 
 __all__ = ["Layer", "Dense"]
 
@@ -87,7 +87,7 @@ class Layer:
             raise TypeError(f"Keyword argument not understood: {', '.join(map(repr, kwargs))}")
         self.name = name or _unique_name(type(self))
         self.trainable = trainable
-        self.dtype = as_dtype(dtype or "float32").name
+        self.dtype = policy_dtype(dtype).name
         self.built = False
         if input_dim is not None:
             input_shape = (input_dim,)

@@ -24,6 +24,7 @@ from ..errors import invalid
 from ..nn_impl import sigmoid_cross_entropy_with_logits
 from ..tensor import _TensorLike, convert_to_tensor, read
 from .activations import logits_of
+from .dtype_policies import policy_dtype
 from .layers import _unique_name
 
 __all__ = [
@@ -282,7 +283,7 @@ class Loss:
             )
         self.reduction = reduction
         self.name = name or _unique_name(type(self))  # 'halved', 'halved_1', ... as Keras
-        self._dtype = (dtypes.float32 if dtype is None else dtypes.as_dtype(dtype))._np
+        self._dtype = policy_dtype(dtype)._np
         self._fn_kwargs = fn_kwargs
 
     @property

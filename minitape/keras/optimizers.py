@@ -37,10 +37,11 @@ class Optimizer:
     where `lr` is the learning rate read for this step."""
 
     def __init__(self, learning_rate, name, clipnorm=None, clipvalue=None, global_clipnorm=None):
-        if clipnorm is not None and global_clipnorm is not None:
+        if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError(
-                "At most one of `clipnorm` and `global_clipnorm` can be set. "
-                f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}."
+                "Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. "
+                f"Received: clipnorm={clipnorm}, clipvalue={clipvalue}, "
+                f"global_clipnorm={global_clipnorm}"
             )
         if not isinstance(learning_rate, float):  # (Keras 3: a Python float, not 1 or a tensor)
             raise ValueError(
@@ -57,6 +58,7 @@ class Optimizer:
             )
             self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
         self._slots = {}
+        self._built_with = None  # the variables of the first step (Keras 3 builds on them)
 
     @property
     def learning_rate(self):
@@ -83,6 +85,22 @@ class Optimizer:
         return self._slots[(var.ref(), name)]
 
     # -- applying gradients --------------------------------------------------------------
+    def build(self, var_list):
+        """Make this optimizer the one of `var_list`: as in Keras 3, it then refuses to update
+        any other variable (the first `apply_gradients` builds it on the variables it gets)."""
+        self._built_with = {v.ref() for v in var_list}
+
+    def _check_known(self, variables):
+        if self._built_with is None:
+            self.build(variables)
+        for v in variables:
+            if v.ref() not in self._built_with:
+                raise ValueError(
+                    f"Unknown variable: {v}. This optimizer can only be called for the "
+                    "variables it was originally built with. When working with a new set of "
+                    "variables, you should recreate a new optimizer instance."
+                )
+
     def apply_gradients(self, grads_and_vars, name=None, **kwargs):
         """Update each variable from its gradient; pairs whose gradient is None are skipped
         (with a warning). Returns `iterations`, the step counter, after incrementing it."""
@@ -116,7 +134,6 @@ class Optimizer:
                 "such as zip(grads, model.trainable_variables); got "
                 f"{_short(grads_and_vars)}"
             ) from None
-        pairs, missing = [], []
         for i, item in enumerate(items):
             if not (isinstance(item, (tuple, list)) and len(item) == 2):
                 # (a sequence of another length fails Keras' unpacking: ValueError)
@@ -132,10 +149,9 @@ class Optimizer:
                     f"apply_gradients: the second element of each pair must be a "
                     f"tf.Variable; pair {i} has {_short(var)}.{hint}"
                 )
-            if g is None:
-                missing.append(var)
-                continue
-            pairs.append((self._check_grad(g, var), var))
+        self._check_known([var for _, var in items])
+        pairs = [(self._check_grad(g, var), var) for g, var in items if g is not None]
+        missing = [var for g, var in items if g is None]
         if not pairs:
             raise ValueError(
                 f"No gradients provided for any variable: {[v.name for _, v in items]}."

@@ -5878,4 +5878,5 @@ from . import (  # noqa: E402, F401
     cases_course_nb10,
     cases_course_nb11,
     cases_nn,
+    cases_refusals,
 )

@@ -1,0 +1,151 @@
+"""Golden cases for input that TF refuses and minitape once accepted without a word: shapes
+that are no shapes, dtypes an op has no kernel for, Python bools as narrow integers, object
+arrays, a `dtype_hint` that is no dtype, Keras 3's dtype policies and optimizer arguments, an
+optimizer used on variables it was not built with; and `embedding_lookup` of a tuple, which
+TF reads as one table."""
+
+import numpy as np
+
+from .cases import attempt, case
+
+
+@case(message=True)
+def refuse_tensorshape_that_is_no_shape(tf):
+    return [
+        attempt(tf.TensorShape, [-1]),
+        attempt(tf.TensorShape, [2, -3]),
+        type(attempt(tf.TensorShape, [[1, 2]])).__name__,
+        type(attempt(tf.TensorShape, [1.5])).__name__,
+        type(attempt(tf.TensorShape, "ab")).__name__,
+        type(attempt(tf.TensorShape)).__name__,
+        tf.TensorShape(3).as_list(),
+        tf.TensorShape([None, 2]).as_list(),
+        tf.TensorShape((np.int64(4), 1)).as_list(),
+    ]
+
+
+@case(message=True)
+def refuse_kernels_an_op_does_not_have(tf):
+    ints = tf.constant([1, 2])
+    return [
+        attempt(tf.shape, ints, out_type=tf.float32),
+        attempt(tf.shape, ints, out_type=tf.int8),
+        attempt(tf.shape, ints, out_type=tf.bool),
+        tf.shape(ints, out_type=tf.int64),
+        tf.shape(ints, out_type=[]),
+        attempt(tf.math.is_inf, tf.constant([1 + 2j])),
+        attempt(tf.math.is_nan, tf.constant([1 + 2j])),
+        attempt(tf.math.is_finite, tf.constant([1 + 2j])),
+        attempt(tf.sign, tf.constant([1], dtype=tf.uint8)),
+        attempt(tf.sign, tf.constant([True])),
+        tf.sign(tf.constant([-3], dtype=tf.int8)),
+        attempt(tf.argmax, tf.constant(["a", "b"])),
+        attempt(tf.argmin, tf.constant([1 + 1j, 2])),
+        tf.argmax(tf.constant([False, True])),
+        attempt(tf.range, 3, dtype=tf.uint8),
+        tf.range(3, dtype=tf.float16),
+        tf.range(3, dtype=tf.int64),
+    ]
+
+
+@case
+def refuse_range_without_a_cpu_kernel(tf):
+    return [type(attempt(tf.range, 3, dtype=d)).__name__ for d in (tf.int8, tf.int16)]
+
+
+@case(message=True)
+def refuse_python_bools_as_narrow_integers(tf):
+    i8 = tf.constant([1, 2], dtype=tf.int8)
+    return [
+        attempt(lambda: i8**True),
+        attempt(lambda: i8 * False),
+        attempt(lambda: tf.constant([1, 2], dtype=tf.int16) - True),
+        attempt(tf.constant, True, dtype=tf.int8),
+        attempt(tf.constant, [True, False], dtype=tf.int16),
+        tf.constant([1, 2], dtype=tf.int32) ** True,
+        tf.constant(True, dtype=tf.int64),
+        i8**np.True_,
+    ]
+
+
+@case(message=True)
+def refuse_object_arrays_an_op_reads_as_they_are(tf):
+    return [
+        attempt(tf.reduce_all, np.array([True, False], dtype=object)),
+        attempt(tf.reduce_any, np.array([1, 0], dtype=object)),
+        tf.reduce_all(np.array(["a", ""], dtype=object)),
+        tf.reduce_all(np.array([True, False], dtype=object), axis=0),
+        tf.logical_not(np.array([True, 1], dtype=object)),
+        tf.constant(np.array([1, 0], dtype=object), dtype=tf.bool),
+    ]
+
+
+@case(message=True)
+def refuse_dtype_hint_that_is_no_dtype(tf):
+    return [
+        attempt(tf.convert_to_tensor, 1.0, dtype_hint="bogus"),
+        attempt(tf.convert_to_tensor, tf.constant(1.0), dtype_hint="bogus"),
+        attempt(tf.convert_to_tensor, tf.Variable(1.0), dtype_hint=[]),
+        tf.convert_to_tensor(1.0, dtype_hint=3),
+        tf.convert_to_tensor(1, dtype_hint="float32"),
+    ]
+
+
+@case(message=True)
+def refuse_keras_dtype_policies(tf):
+    losses, layers = tf.keras.losses, tf.keras.layers
+    return [
+        attempt(losses.MeanSquaredError, dtype=3),
+        attempt(losses.BinaryCrossentropy, dtype=True),
+        attempt(losses.MeanSquaredError, dtype="bogus"),
+        attempt(layers.Dense, 1, dtype=2.5),
+        attempt(layers.Dense, 1, dtype="no_such_dtype"),
+        losses.MeanSquaredError(dtype=tf.float64).dtype,
+        losses.MeanSquaredError(dtype=np.float64).dtype,
+        layers.Dense(1, dtype="float64").dtype,
+        layers.Dense(1, dtype=float).dtype,
+    ]
+
+
+@case(message=True)
+def refuse_optimizer_clipping_twice(tf):
+    opts = tf.keras.optimizers
+    return [
+        attempt(opts.SGD, clipnorm=1.0, clipvalue=0.5),
+        attempt(opts.SGD, clipnorm=1.0, global_clipnorm=2.0),
+        attempt(opts.Adam, clipvalue=1.0, global_clipnorm=1.0),
+        type(opts.SGD(clipvalue=0.5)).__name__,
+    ]
+
+
+@case
+def refuse_optimizer_on_variables_it_was_not_built_with(tf):
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+    sgd = tf.keras.optimizers.SGD(0.5)
+    sgd.apply_gradients([(tf.constant(1.0), v), (None, w)])  # built on v and w
+    sgd.apply_gradients([(tf.constant(1.0), w)])
+    stranger = tf.Variable(3.0)
+    adam = tf.keras.optimizers.Adam(0.1)
+    adam.apply_gradients([(tf.constant(1.0), v)])
+    built = tf.keras.optimizers.SGD(0.5)
+    built.build([v])
+    return [
+        v,
+        w,
+        attempt(sgd.apply_gradients, [(tf.constant(1.0), stranger)]),
+        attempt(adam.apply_gradients, [(tf.constant(1.0), w)]),
+        attempt(built.apply_gradients, [(tf.constant(1.0), w)]),
+        stranger,
+        w,
+    ]
+
+
+@case
+def embedding_lookup_of_a_tuple_is_one_table(tf):
+    shards = [tf.constant([[1.0, 2.0]]), tf.constant([[3.0, 4.0]])]
+    return [
+        tf.nn.embedding_lookup(((1, 2), (3, 4)), [1]),
+        tf.nn.embedding_lookup((2, 3), [1, 0]),
+        tf.nn.embedding_lookup(tuple(shards), [1]),
+        tf.nn.embedding_lookup(shards, [1]),
+    ]
