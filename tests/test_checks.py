@@ -1,0 +1,173 @@
+"""notebooks/checks.py judges fairly: every exercise rejects a wrong answer and accepts the right
+one in more than one spelling; a count must be a whole number; the tolerance is one unit of the
+decimals the exercise asks for, whatever the learner typed; 08.3 is worked out from the
+notebook's own critic."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import minitape as tf
+
+_spec = importlib.util.spec_from_file_location(
+    "course_checks", Path(__file__).resolve().parents[1] / "notebooks" / "checks.py"
+)
+checks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(checks)
+
+# The worked solutions' answers (notebooks/solutions), as plain Python.
+RIGHT = {
+    "00.1": 3,
+    "00.2": 6.0,
+    "01.1": 6.0,
+    "01.2": 2.2232441902160645,
+    "01.3": 3,
+    "02.1": 0.5,
+    "02.2": 2.94,
+    "02.3": [1.9194968938827515, 10.025815963745117],
+    "03.1": [True, False, True],
+    "03.2": [-10.0, True],
+    "03.3": [4.0, True],
+    "03.4": [10.125, 5.0625],
+    "04.1": [3.0, 0.5403022766113281],
+    "04.2": 6,
+    "04.3": 0.8,
+    "04.4": [6, 12],
+    "05.1": -3.0647151470184326,
+    "05.2": [[0.0, 2.0], [2.0, 1.0]],
+    "05.3": [850.0001220703125, 280.0000305175781],
+    "05.4": [48.0, -0.4794255495071411],
+    "05.5": 1.1309010982513428,
+    "06.1": (9.0, 1.0),
+    "06.2": -6.0,
+    "06.3": (2, 1.0),
+    "06.4": [-3.5999999046325684, 0.0],
+    "07.1": {"D_X", "D_Y", "F"},
+    "07.2": (-0.006692850962281227, -0.9933071732521057),
+    "07.3": 0.0,
+    "08.1": 16.0,
+    "08.2": [4.799999713897705, -6.399996280670166],
+    "08.4": (1.0, 1.1999999284744263, 1.5999990701675415),
+    "09.1": 0.000699999975040555,
+    "09.2": [[0.23076924681663513, 0.3076923191547394], [0.9230769872665405]],
+    "09.3": 4,
+    "09.4": 0,
+    "10.1": 11.416147232055664,
+    "10.2": [15, 30],
+    "10.3": [4.0, 2.0, -16.0],
+    "10.4": [
+        [0.8539001941680908, -0.298292875289917],
+        [0.36141347885131836, 0.0],
+        [1.8388736248016357, -0.894878625869751],
+    ],
+    "11.1": [1.4174242246593913, 0.46956439926573423],
+    "11.2": [6.0, None],
+    "11.3": [1.0806046117362795, 0.2701511529340699, -2.0, None],
+    "11.4": -3.0647152602918295,
+}
+
+# Wrong answers that an earlier version accepted, and other near misses.
+WRONG = {
+    "00.1": [3.4, 2, "3"],
+    "10.2": [[15.4, 29.6], [15, 31]],
+    "09.4": [0.4, 1],
+    "03.1": [[True, True, True], [1, 0, 0]],
+    "07.1": [{"D_X", "F"}, ["D_X", "D_Y", "G"]],
+    "11.2": [[6.0, 0.0]],
+}
+
+
+def _other_spelling(answer):
+    """The same answer written another way: arrays for lists, float32 for floats, floats for
+    ints, 0 and 1 for bools, a list in another order and case for a set."""
+    if isinstance(answer, set):
+        return [f"  {a.lower()} " for a in sorted(answer, reverse=True)]
+    if isinstance(answer, bool):
+        return int(answer)
+    if isinstance(answer, int):
+        return float(answer)
+    if isinstance(answer, float):
+        return np.float32(answer) if abs(answer) < 1e3 else np.float64(answer)
+    if any(a is None for a in answer):
+        return tuple(answer)
+    if all(isinstance(a, bool) for a in answer):
+        return np.array(answer)
+    try:
+        return tf.constant(np.array(answer, dtype=np.float64))
+    except ValueError:  # (ragged: a tuple of arrays)
+        return tuple(np.array(a, dtype=np.float32) for a in answer)
+
+
+def _leaves(answer):
+    if isinstance(answer, (list, tuple)):
+        return [leaf for a in answer for leaf in _leaves(a)]
+    return [answer]
+
+
+@pytest.mark.parametrize("name", sorted(RIGHT))
+def test_the_right_answer_passes_in_two_spellings(name):
+    answer = RIGHT[name]
+    assert checks.is_correct(name, answer)
+    assert checks.is_correct(name, _other_spelling(answer)), _other_spelling(answer)
+
+
+@pytest.mark.parametrize("name", sorted(RIGHT))
+def test_an_answer_two_units_off_is_rejected(name):
+    answer = RIGHT[name]
+    decimals = checks.ANSWERS[name][0]
+    if isinstance(answer, set):
+        assert not checks.is_correct(name, set(sorted(answer)[1:]))
+        return
+    flat = np.array([np.nan if a is None else float(a) for a in _leaves(answer)])
+    flat[0] += 2 * 10.0**-decimals if decimals else 1
+    assert not checks.is_correct(name, flat), flat
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_wrong_answers_seen_before_are_rejected(name):
+    for wrong in WRONG[name]:
+        assert not checks.is_correct(name, wrong), wrong
+
+
+def test_the_tolerance_is_one_unit_of_the_last_decimal_asked_for():
+    # 01.2 is asked to 3 decimals: 2.2232... is 2.223
+    for near in (2.223, 2.2232, 2.2236, 2.2224, 2.224):
+        assert checks.is_correct("01.2", near), near
+    for far in (2.2219, 2.2245, 2.22, 2.23, 2.0):
+        assert not checks.is_correct("01.2", far), far
+
+
+def test_a_count_must_be_a_whole_number():
+    assert checks.is_correct("04.2", 6) and checks.is_correct("04.2", np.int64(6))
+    assert checks.is_correct("04.2", 6.0)
+    for wrong in (5.6, 6.4, 6.0001, 5, 7):
+        assert not checks.is_correct("04.2", wrong), wrong
+
+
+def test_08_3_is_worked_out_from_the_notebooks_own_critic():
+    rng = np.random.default_rng(0)
+    points = tf.constant(rng.standard_normal((8, 2)).astype(np.float32))
+    for seed in (1, 2):  # a critic made again (a cell re-run) has another answer
+        tf.random.set_seed(seed)
+        critic = tf.keras.Sequential(
+            [tf.keras.layers.Dense(4, activation="tanh"), tf.keras.layers.Dense(1)]
+        )
+        with tf.GradientTape() as tape:
+            tape.watch(points)
+            scores = critic(points)
+        norm = tf.norm(tape.gradient(scores, points), axis=-1)
+        penalty = float(tf.reduce_mean((norm - 1.0) ** 2))
+        assert checks.is_correct("08.3", penalty, using=(tf, critic, points))
+        assert checks.is_correct("08.3", np.float32(penalty), using=(tf, critic, points))
+        assert not checks.is_correct("08.3", penalty + 0.01, using=(tf, critic, points))
+    assert not checks.is_correct("08.3", penalty)  # (nothing to work it out from)
+
+
+def test_reveal_agrees_whatever_the_spelling(capsys):
+    for guess, outcome in [("Up", "up"), (" up ", "up"), (1, True), ([1, 0], [True, False])]:
+        checks.reveal(guess, outcome)
+        assert capsys.readouterr().out.endswith("you were right\n"), (guess, outcome)
+    checks.reveal("down", "up")
+    assert "not what you guessed" in capsys.readouterr().out
