@@ -10,14 +10,14 @@ STAMP := $(VENV)/.installed
 NB ?=
 LINTED := .  # everything ruff reads: the package, tests, notebooks, tools, and the Python in the Markdown
 
-.PHONY: help lab test bench notebooks lint
+.PHONY: help lab test bench notebooks lint site
 .DEFAULT_GOAL := help
 
 help: ## list the targets
 	@echo "make <target>, where <target> is one of:"
 	@awk -F ':.*## ' '/^[a-z]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-$(STAMP): requirements.txt pyproject.toml binder/overrides.json binder/postBuild
+$(STAMP): requirements.txt site/requirements.txt pyproject.toml binder/overrides.json binder/postBuild
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
@@ -34,11 +34,14 @@ lab: $(STAMP) ## open the course in JupyterLab (notebooks/00_index.ipynb)
 # time with another OpenBLAS kernel forced (x86-64 only: elsewhere the variable means nothing).
 OTHER_BLAS := $(if $(filter x86_64 amd64,$(shell uname -m)),OPENBLAS_CORETYPE=Prescott)
 
-test: $(STAMP) ## lint (ruff, fast, first), then every test: unit, notebooks (nbval, twice on x86-64), Binder, browser
+test: $(STAMP) ## lint (ruff, fast, first), then every test: unit, notebooks (nbval, twice on x86-64), Binder, browser, the web edition
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/python -m pytest
 	$(if $(OTHER_BLAS),$(OTHER_BLAS) $(BIN)/python -m pytest -p no:cacheprovider notebooks)
+
+site: $(STAMP) ## build the web edition of the course into build/site/ (open build/site/index.html)
+	$(BIN)/python tools/build_site.py
 
 bench: $(STAMP) ## time minitape against numpy and its peers (benchmarks/README.md)
 	$(BIN)/python benchmarks/run.py

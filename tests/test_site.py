@@ -1,0 +1,196 @@
+"""The web edition (`make site`, tools/build_site.py), read as a reader meets it.
+
+Builds the site from the committed notebooks (once for the module), serves build/site/ from a
+local static server and drives every page in headless Chromium: no console errors and no request
+that fails or leaves the machine, every image loads, every internal link and anchor resolves,
+the table of contents lists every notebook, search finds a term from the middle of a notebook,
+a reveal is folded until clicked, and math is typeset. Screenshots go to tests/artifacts/site/.
+"""
+
+import functools
+import http.server
+import re
+import subprocess
+import sys
+import threading
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlparse
+
+import pytest
+from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "build" / "site"
+ARTIFACTS = ROOT / "tests" / "artifacts" / "site"
+LESSONS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+SOLUTIONS = sorted(p.stem for p in (ROOT / "notebooks" / "solutions").glob("*_solutions.ipynb"))
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def site():
+    build = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "build_site.py")], capture_output=True, text=True
+    )
+    assert build.returncode == 0, build.stdout + build.stderr[-4000:]
+    handler = functools.partial(
+        _QuietHandler, directory=str(SITE)
+    )  # (a static server, as any host of the site)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser(site):
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _pages():
+    """Every page of the site (not the theme's own files in _static/)."""
+    pages = (str(p.relative_to(SITE)) for p in SITE.rglob("*.html"))
+    return sorted(p for p in pages if not p.startswith("_static/"))
+
+
+class _Anchors(HTMLParser):
+    """The ids of a page and the links it makes."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.links = set(), []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+
+
+@functools.cache
+def _parse(rel):
+    parser = _Anchors()
+    parser.feed((SITE / rel).read_text())
+    return parser
+
+
+def test_every_internal_link_and_anchor_resolves(site):
+    broken = []
+    for rel in _pages():
+        for href in _parse(rel).links:
+            url = urlparse(href)
+            if url.scheme or href.startswith("mailto:") or href.startswith("javascript:"):
+                continue
+            target = urljoin("/" + rel, url.path).lstrip("/") if url.path else rel
+            target = unquote(target)
+            if target.endswith("/") or target == "":
+                target += "index.html"
+            if not (SITE / target).is_file():
+                broken.append(f"{rel}: {href} (no {target})")
+            elif url.fragment and target.endswith(".html"):
+                if unquote(url.fragment) not in _parse(target).ids:
+                    broken.append(f"{rel}: {href} (no #{url.fragment} in {target})")
+    assert not broken, "\n".join(broken[:40])
+
+
+def test_the_table_of_contents_lists_every_notebook(browser, site):
+    page = browser.new_page()
+    page.goto(site + "index.html")
+    nav = page.locator("nav.bd-links").inner_html()
+    missing = [n for n in LESSONS + [f"solutions/{s}" for s in SOLUTIONS] if f"{n}.html" not in nav]
+    assert not missing, f"the table of contents lacks {missing}"
+    _shot(page, "landing")
+    page.close()
+
+
+def _listen(page, rel, site, problems):
+    """Note on `problems` what goes wrong while the page loads."""
+
+    def console(message):
+        if message.type == "error":
+            problems.append(f"{rel}: console: {message.text}")
+
+    def request(req):
+        if not (req.url.startswith(site) or req.url.startswith("data:")):
+            problems.append(f"{rel}: leaves the machine: {req.url}")
+
+    page.on("console", console)
+    page.on("pageerror", lambda error: problems.append(f"{rel}: error: {error}"))
+    page.on("requestfailed", lambda req: problems.append(f"{rel}: failed request {req.url}"))
+    page.on("request", request)
+
+
+def test_every_page_loads_cleanly(browser, site):
+    problems = []
+    for rel in _pages():
+        page = browser.new_page()
+        _listen(page, rel, site, problems)
+        page.goto(site + rel, wait_until="load")
+        broken = page.evaluate(
+            "[...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)"
+        )
+        problems += [f"{rel}: image does not load: {src[:80]}" for src in broken]
+        page.close()
+    assert not problems, "\n".join(problems[:40])
+
+
+def test_search_finds_a_term_from_the_middle_of_a_notebook(browser, site):
+    page = browser.new_page()
+    # (08's "interpolates": in its section 1, far from the title)
+    page.goto(site + "search.html?q=interpolates")
+    page.wait_for_selector("#search-results li", timeout=30_000)
+    results = page.locator("#search-results").inner_html()
+    assert "08_wgan_gp.html" in results
+    _shot(page, "search")
+    page.close()
+
+
+def test_a_reveal_is_folded_until_clicked(browser, site):
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.goto(site + "01_first_tape.html")
+    reveal = page.locator(".tag_hide-output details.hide").first
+    assert reveal.count(), "no folded reveal on 01's page"
+    reveal.scroll_into_view_if_needed()
+    answer = reveal.locator(".cell_output")
+    assert not answer.is_visible(), "the reveal's answer shows before the click"
+    _shot(page, "reveal-folded")
+    reveal.locator("summary").click()
+    assert answer.is_visible()
+    assert re.search(r"what happened", answer.inner_text())
+    page.close()
+
+
+def test_math_is_typeset_and_figures_are_sharp(browser, site):
+    page = browser.new_page(viewport={"width": 1300, "height": 900}, device_scale_factor=2)
+    page.goto(site + "08_wgan_gp.html")
+    page.wait_for_function("document.querySelectorAll('mjx-container svg').length > 0")
+    _shot(page, "08_wgan_gp", full_page=False)
+    page.locator("img").first.scroll_into_view_if_needed()
+    _shot(page, "08_wgan_gp-figure")
+    page.close()
+
+
+def _shot(page, name, full_page=False):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)

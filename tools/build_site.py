@@ -1,0 +1,217 @@
+"""Build the web edition of the course into build/site/ (`make site`).
+
+    .venv/bin/python tools/build_site.py
+
+From the committed, executed notebooks (nothing is re-executed), it stages a source folder in
+build/site-src/ and runs Sphinx with site/conf.py on it:
+
+- every lesson and solution notebook as a page, in course order, with its saved outputs;
+- the landing page: notebooks/README.md (the contents and the concept map S1-S20), with the
+  table of contents;
+- "minitape and TensorFlow", generated now from the project's records of real TensorFlow
+  (tests/tf_golden and tests/fuzz): how many cases and calls match, every listed difference
+  with its reason;
+- a widget's output becomes a note that the widget runs in JupyterLab or on Binder, with the
+  link (a static page has no kernel to move a slider);
+- a cell tagged `hide-output` (a reveal of a predict-then-run prompt) shows its output folded,
+  until the reader opens it.
+
+Sphinx's warnings about the course's own files fail the build; the rest are printed.
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+SRC = ROOT / "build" / "site-src"
+OUT = ROOT / "build" / "site"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def binder_base():
+    """The Binder address of the repository, as the README's launch badge gives it."""
+    found = re.search(r"\((https://mybinder\.org/v2/gh/[^?)]+)", (ROOT / "README.md").read_text())
+    return found.group(1) if found else ""
+
+
+def lessons():
+    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def solutions():
+    return sorted((NOTEBOOKS / "solutions").glob("[0-9][0-9]_solutions.ipynb"))
+
+
+# -- the notebooks ---------------------------------------------------------------------------------
+def _widget_note(path):
+    url = f"{binder_base()}?labpath=" + quote(str(path.relative_to(ROOT)), safe="")
+    html = (
+        '<div class="widget-note">This cell shows an interactive widget. It runs in JupyterLab '
+        f'(<code>make lab</code>) or on <a href="{url}">Binder</a>: a web page has no Python to '
+        "move it.</div>"
+    )
+    return {"output_type": "display_data", "metadata": {}, "data": {"text/html": html}}
+
+
+def stage_notebook(path, target):
+    """Copy one notebook for the site: widget outputs become a note with the Binder link."""
+    nb = json.loads(path.read_text())
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":  # (the solutions folder is a page here)
+            source = "".join(cell["source"]).replace("](solutions/)", "](solutions/index.md)")
+            cell["source"] = source
+        outputs = cell.get("outputs", [])
+        for i, out in enumerate(outputs):
+            if WIDGET_VIEW in out.get("data", {}):
+                outputs[i] = _widget_note(path)
+    nb["metadata"].pop("widgets", None)  # (no widget state to load: nothing asks for the JS)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
+
+
+# -- the landing page ------------------------------------------------------------------------------
+def landing_page():
+    """notebooks/README.md with its links to folders and Python files made web links, then the
+    table of contents (lessons, solutions, the page on TensorFlow)."""
+    text = (NOTEBOOKS / "README.md").read_text()
+    text = text.replace("](solutions/)", "](solutions/index.md)")
+    text = text.replace("[`checks.py`](checks.py)", "`checks.py`")
+    toc = "\n".join(p.stem for p in lessons())
+    sols = "\n".join(f"solutions/{p.stem}" for p in solutions())
+    return (
+        f"{text}\n\n```{{toctree}}\n:caption: The course\n:hidden:\n\n{toc}\n```\n\n"
+        f"```{{toctree}}\n:caption: Worked solutions\n:hidden:\n\nsolutions/index\n{sols}\n```\n\n"
+        "```{toctree}\n:caption: minitape\n:hidden:\n\ntensorflow\n```\n"
+    )
+
+
+def solutions_index():
+    rows = "\n".join(
+        f"- [{p.stem[:2]}: the solutions of {lesson.stem[3:].replace('_', ' ')}]({p.name})"
+        for p, lesson in zip(solutions(), lessons())
+    )
+    return (
+        "# Worked solutions\n\nOne page per chapter. Try the exercises first: each chapter's "
+        "self-checks say `correct` or give a hint.\n\n" + rows + "\n"
+    )
+
+
+# -- the page on TensorFlow ------------------------------------------------------------------------
+def tensorflow_page():
+    """What the records of real TensorFlow say, counted now by replaying them."""
+    sys.path.insert(0, str(ROOT))
+    import logging
+
+    import minitape
+
+    logging.getLogger("minitape").setLevel(logging.ERROR)  # (the replay's warnings say nothing)
+    from tests.fuzz import known, test_fuzz
+    from tests.tf_golden import cases, differences, serialize, test_golden
+
+    golden = test_golden.RECORDED
+    matching = 0
+    for name, record in sorted(golden.items()):
+        case = cases.CASES[name]
+        got = serialize.run_case(case.fn, minitape)
+        same = not serialize.compare(
+            record, got, message=case.message, rtol=case.rtol, atol=case.atol
+        )
+        matching += same
+    calls = test_fuzz.CALLS
+    calls_matching = sum(not test_fuzz.mismatch(c, test_fuzz.minitape_outcome(c)) for c in calls)
+    tf_version = test_golden.GOLDEN.get("tensorflow_version", "2.21")
+
+    def items(entries, reason=lambda e: e):
+        return "\n".join(f"- `{name}`: {reason(e)}" for name, e in sorted(entries.items()))
+
+    return f"""# minitape and TensorFlow
+
+minitape promises that `import minitape as tf` runs TensorFlow's tape code unchanged and gives
+TensorFlow's numbers, dtypes, `None`s and errors. The promise is checked against records of real
+TensorFlow {tf_version}, made in a side environment and replayed against minitape by `make
+test`. This page is generated from those records when the site is built.
+
+## The golden cases
+
+{len(golden):,} small pieces of TensorFlow code (values, dtypes, shapes, `None`s, nest
+structures, error classes, and the messages the course prints): **{matching:,} give exactly
+TensorFlow's result**. The other {len(golden) - matching} are listed below, each with what
+differs; the rest of each listed case is still compared with TensorFlow.
+
+### Kept on purpose
+
+Where TensorFlow's behaviour is a silent wrong answer, a crash inside TensorFlow, or a detail of
+its CPU kernels:
+
+{items(differences.DIFFERENT, lambda e: e.reason)}
+
+### Not yet as TensorFlow
+
+{items(differences.TODO, lambda e: e.reason) or "None."}
+
+## Bad input
+
+{len(calls):,} malformed and edge-case calls (None, strings, huge integers, NaN, float shapes,
+odd dtypes, misused tapes, optimizers, layers and losses), recorded under TensorFlow:
+**{calls_matching:,} do what TensorFlow does** (its value, or its exception class). The
+{len(calls) - calls_matching} others, each with its reason:
+
+{items(known.KNOWN, lambda e: e[0])}
+"""
+
+
+# -- building --------------------------------------------------------------------------------------
+def stage():
+    if SRC.exists():
+        shutil.rmtree(SRC)
+    shutil.copytree(ROOT / "site", SRC, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in lessons():
+        stage_notebook(path, SRC / path.name)
+    for path in solutions():
+        stage_notebook(path, SRC / "solutions" / path.name)
+    (SRC / "index.md").write_text(landing_page())
+    (SRC / "solutions" / "index.md").write_text(solutions_index())
+    (SRC / "tensorflow.md").write_text(tensorflow_page())
+    import importlib.util
+
+    package = importlib.util.find_spec("sphinx-mathjax-offline")  # (its name has hyphens)
+    mathjax = Path(package.origin).parent / "static" / "mathjax"
+    shutil.copytree(mathjax, SRC / "_static" / "mathjax")
+
+
+def build():
+    stage()
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    cmd = [
+        sys.executable,
+        "-m",
+        "sphinx",
+        "-b",
+        "html",
+        "-q",
+        "-j",
+        "auto",
+        "-A",
+        f"binder_base={binder_base()}",
+        str(SRC),
+        str(OUT),
+    ]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    warnings = [line for line in run.stderr.splitlines() if line.strip()]
+    ours = [w for w in warnings if str(SRC) in w or "WARNING" in w and ".ipynb" in w]
+    for w in warnings:
+        print(w, file=sys.stderr)
+    if run.returncode or ours:
+        sys.exit(f"the site did not build cleanly ({len(ours)} warnings about the course's files)")
+    print(f"built {OUT.relative_to(ROOT)}/index.html")
+
+
+if __name__ == "__main__":
+    build()
