@@ -27,8 +27,11 @@ $(STAMP): requirements.txt site/requirements.txt pyproject.toml binder/overrides
 # JupyterLab refuses to start as root unless told to (containers and CI run as root).
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 
-lab: $(STAMP) ## open the course in JupyterLab (notebooks/00_index.ipynb)
-	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_index.ipynb
+# The learner's edition (tools/learner_edition.py): the notebooks with each prediction's answer
+# removed until the learner runs its cell; a copy that already exists is kept as the learner left it.
+lab: $(STAMP) ## open the course in JupyterLab (learner/00_index.ipynb, the learner's edition)
+	$(BIN)/python tools/learner_edition.py
+	$(BIN)/jupyter lab $(LAB_FLAGS) learner/00_index.ipynb
 
 # A notebook's outputs must not depend on the BLAS kernel: `make test` runs the notebooks a second
 # time with another OpenBLAS kernel forced (x86-64 only: elsewhere the variable means nothing).

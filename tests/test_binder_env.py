@@ -186,6 +186,10 @@ def test_binder_env_has_the_course(binder_env):
         installed["@jupyterlab/apputils-extension:kernels-settings"]["commsOverSubshells"]
         == "disabled"
     )
+    # postBuild made the learner's edition that Binder opens: no reveal shows its answer.
+    learner = json.loads((ROOT / "learner" / "01_first_tape.ipynb").read_text())
+    reveals = [c for c in learner["cells"] if "hide-output" in c["metadata"].get("tags", [])]
+    assert reveals and not any(c["outputs"] for c in reveals)
     # The widget front end comes in the jupyterlab_widgets wheel: postBuild need not build it.
     ext = subprocess.run(
         [str(bin_dir / "jupyter"), "labextension", "list"],

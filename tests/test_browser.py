@@ -3,9 +3,11 @@
 Starts `jupyter lab` from this environment on 127.0.0.1 with a token (once for the module),
 drives Chromium through Playwright and checks what a learner sees:
 
-- every notebook in notebooks/ and notebooks/solutions/ runs with Run → Run All Cells: every
-  code cell gets an execution count, no cell shows an uncaught exception (an error output, also
-  inside a widget), and a notebook whose saved version has a plot shows one;
+- every notebook in notebooks/ and notebooks/solutions/, opened in the learner's edition that
+  `make lab` and Binder open (tools/learner_edition.py), shows no prediction's answer before it
+  runs, and runs with Run → Run All Cells: every code cell gets an execution count, no cell
+  shows an uncaught exception (an error output, also inside a widget), a notebook whose saved
+  version has a plot shows one, and each reveal then shows its answer;
 - in each notebook of SLIDERS, the named slider is shown and moving it with the keyboard changes
   what it drives (a plot or the printed text below it).
 
@@ -505,16 +507,41 @@ def _run_notebook_checks(page, lab, rel, label):
     _shot(page, f"slider-{_slug(rel)}-4-slider-moved")
 
 
+# The learner's edition (tools/learner_edition.py), as `make lab` and Binder open it.
+EDITION = ROOT / "build" / "learner-test"
+REVEALED = "| what happened:"  # (what reveal() prints)
+
+
+@pytest.fixture(scope="module")
+def learner_edition():
+    shutil.rmtree(EDITION, ignore_errors=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "learner_edition.py"), str(EDITION)], check=True
+    )
+    yield EDITION
+    shutil.rmtree(EDITION, ignore_errors=True)
+
+
+def _notebook_text(page):
+    return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").inner_text()
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.relative_to(ROOT).as_posix() for p in NOTEBOOKS])
-def test_notebook_runs_in_jupyterlab(lab, browser, path):
-    """Run All Cells: every cell runs, none shows an uncaught exception, the plots are drawn.
-    (Warnings on stderr and exceptions a cell catches and prints are part of the lessons.)"""
-    rel = path.relative_to(ROOT).as_posix()
-    name = f"run-all-{_slug(rel)}"
+def test_notebook_runs_in_jupyterlab(lab, browser, learner_edition, path):
+    """The learner's edition of the notebook opens with no prediction's answer on screen; Run All
+    Cells: every cell runs, none shows an uncaught exception, the plots are drawn, and each
+    reveal shows its answer. (Warnings on stderr and exceptions a cell catches and prints are part
+    of the lessons.)"""
+    copy = learner_edition / path.relative_to(ROOT / "notebooks")
+    rel = copy.relative_to(ROOT).as_posix()
+    name = f"run-all-{_slug(path.relative_to(ROOT).as_posix())}"
     saved_images = _saved_image_outputs(path)
-    code_cells = sum(c["cell_type"] == "code" for c in json.loads(path.read_text())["cells"])
+    cells = json.loads(path.read_text())["cells"]
+    code_cells = sum(c["cell_type"] == "code" for c in cells)
+    reveals = sum("hide-output" in c["metadata"].get("tags", []) for c in cells)
     with _notebook_page(browser, lab, rel, name) as page:
         _open_notebook(page, lab, rel)
+        assert REVEALED not in _notebook_text(page), f"{rel} shows a reveal's answer unasked"
         state = _run_all(page, lab, rel)
         assert not state["errors"], _describe_errors(rel, state["errors"])
         assert sum(c["type"] == "code" for c in state["cells"]) == code_cells, (
@@ -531,6 +558,7 @@ def test_notebook_runs_in_jupyterlab(lab, browser, path):
                 30,
                 f"{rel} to show an image (its saved version has {saved_images} image outputs)",
             )
+        assert _notebook_text(page).count(REVEALED) >= reveals, "a reveal shows no answer"
         _full_page_shot(page, name)
         # Nothing late (an interact redrawing after the run) went wrong while the screenshot was
         # taken.

@@ -103,6 +103,19 @@ def test_lesson_has_the_course_form(path):
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=_id)
+def test_every_reveal_is_tagged_to_stay_hidden_until_it_runs(path):
+    # (tools/learner_edition.py removes a tagged cell's output; the web edition folds it)
+    untagged = [
+        cell["id"]
+        for cell in _cells(path)
+        if cell["cell_type"] == "code"
+        and re.search(r"^\s*reveal\(", _source(cell), re.M)
+        and "hide-output" not in cell["metadata"].get("tags", [])
+    ]
+    assert not untagged, f"reveal cells without the hide-output tag: {untagged}"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_id)
 def test_exercises_have_fingerprints_hints_and_passing_solutions(path):
     exercises = _exercises(_cells(path))
     missing = [n for n in exercises if n not in CHECKS.ANSWERS or n not in CHECKS.HINTS]

@@ -50,7 +50,7 @@ def solutions():
 
 # -- the notebooks ---------------------------------------------------------------------------------
 def _widget_note(path):
-    url = f"{binder_base()}?labpath=" + quote(str(path.relative_to(ROOT)), safe="")
+    url = f"{binder_base()}?labpath=" + quote(f"learner/{path.relative_to(NOTEBOOKS)}", safe="")
     html = (
         '<div class="widget-note">This cell shows an interactive widget. It runs in JupyterLab '
         f'(<code>make lab</code>) or on <a href="{url}">Binder</a>: a web page has no Python to '

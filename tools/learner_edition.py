@@ -1,0 +1,56 @@
+"""Make the learner's edition of the course: learner/, the notebooks as a learner opens them.
+
+    .venv/bin/python tools/learner_edition.py            # into learner/ (what `make lab` opens)
+    .venv/bin/python tools/learner_edition.py DIR        # elsewhere
+
+The notebooks in notebooks/ are committed executed: `make test` compares every output with the
+stored one. Opened as they are, each predict-then-run prompt would show its answer right under
+the learner's guess. The learner's edition is a copy of notebooks/ in which the output of every
+reveal cell (the cells tagged `hide-output`, the tag the web edition folds too) is removed: the
+answer appears when the learner runs the cell. Everything else keeps its saved output, so the
+plots and prints above a prompt are there to read.
+
+A notebook the learner already has in the edition is never overwritten (it holds their work):
+delete it to get a fresh copy. checks.py, which the notebooks import, is always brought up to
+date. Binder runs this from binder/postBuild and opens learner/00_index.ipynb.
+"""
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "notebooks"
+REVEAL = "hide-output"
+
+
+def learner_copy(notebook):
+    """The notebook (its JSON) with the outputs of its reveal cells removed."""
+    for cell in notebook["cells"]:
+        if REVEAL in cell.get("metadata", {}).get("tags", []):
+            cell["outputs"] = []
+            cell["execution_count"] = None
+    return notebook
+
+
+def make(target):
+    made, kept = 0, []
+    for path in sorted(SOURCE.rglob("*.ipynb")):
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        copy = target / path.relative_to(SOURCE)
+        if copy.exists():
+            kept.append(copy)
+            continue
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        notebook = learner_copy(json.loads(path.read_text()))
+        copy.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
+        made += 1
+    shutil.copy(SOURCE / "checks.py", target / "checks.py")
+    print(f"learner's edition in {target}: {made} notebooks copied", end="")
+    print(f", {len(kept)} kept as you left them (delete one to start it afresh)" if kept else "")
+
+
+if __name__ == "__main__":
+    make(Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT / "learner")
