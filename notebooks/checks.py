@@ -78,6 +78,7 @@ ANSWERS = {
     "11.1": (3, "50e90bf9b3fec7fb"),
     "11.2": (3, "4ccd7c26b63320f1"),
     "11.3": (3, "b379906b20876acc"),
+    "11.5": (3, "01213154aa8d9536"),
     "11.4": (3, "98a72303b910f98e"),
 }
 
@@ -126,6 +127,7 @@ HINTS = {
     "11.1": "exp's rule is g * exp(x); call inner.gradient() inside the outer tape's block",
     "11.2": "reset empties entries and watched; v is read again afterwards, x is not watched again",
     "11.3": "one backward walk, then one grads.get(s.id) per source (None where no path leads)",
+    "11.5": "Sum's rule is g + 0.0 * x; sum dw and db over the points before each step",
     "11.4": "three tapes, all watching x, each gradient() inside every tape further out",
 }
 
@@ -280,3 +282,176 @@ def reveal(guess, outcome, decimals=3):
     same = _canonical(guess, decimals) == _canonical(outcome, decimals)
     verdict = "you were right" if same else "not what you guessed: read on"
     print(f"your guess: {_short(guess)} | what happened: {shown} -> {verdict}")
+
+
+# -- notebook 11: the learner's own `record` and backward walk, checked piece by piece --------
+def _first_problem(tests):
+    """The message of the first test that fails (a test returns None when it passes)."""
+    for test in tests:
+        try:
+            problem = test()
+        except Exception as e:  # noqa: BLE001 (the learner's code may raise anything)
+            problem = f"it raised {type(e).__name__}: {e}"
+        if problem:
+            return problem
+    return None
+
+
+def _report(what, problem):
+    print(f"{what}: correct" if problem is None else f"{what}: not yet — {problem}")
+
+
+def check_record(record, Tensor, GradientTape):
+    """Try a learner's `record(name, forward, inputs, rules)` (notebook 11, section 3) on small
+    recordings, and say which piece does not work yet."""
+    rules = [lambda g: g, lambda g: g]
+
+    def returns_the_value():
+        with GradientTape():
+            out = record("Mul", np.multiply, [Tensor(2.0), Tensor(3.0)], rules)
+        if out is None:
+            return "it returns None (replace the ... with your code, and return the output)"
+        if not isinstance(out, Tensor) or float(out.value) != 6.0:
+            return "it must return a new Tensor holding forward(*values): 2 * 3 gave " + repr(out)
+        return None
+
+    def writes_down_a_watched_input():
+        x, y = Tensor(2.0), Tensor(3.0)
+        with GradientTape() as tape:
+            tape.watched.add(x.id)
+            out = record("Mul", np.multiply, [x, y], rules)
+        if len(tape.entries) != 1:
+            return (
+                f"the tape watches x, so x * y must be written down once: it has "
+                f"{len(tape.entries)} entries"
+            )
+        name, inputs, entry_out, entry_rules = tape.entries[0]
+        if name != "Mul" or [t.id for t in inputs] != [x.id, y.id] or entry_out is not out:
+            return (
+                "an entry is (name, inputs, output, rules): the op's name, its input tensors, "
+                "the tensor record returned, and the rules"
+            )
+        if entry_rules is not rules:
+            return "the entry's last item must be the rules record was given"
+        return None
+
+    def watches_the_output():
+        x = Tensor(2.0)
+        with GradientTape() as tape:
+            tape.watched.add(x.id)
+            y = record("Mul", np.multiply, [x, x], rules)
+            record("Sin", np.sin, [y], rules[:1])
+        if len(tape.entries) != 2:
+            return (
+                "the output of a recorded op must be watched too: sin(x * x) recorded "
+                f"{len(tape.entries)} op(s), not 2"
+            )
+        return None
+
+    def skips_constants():
+        c = Tensor(5.0)
+        with GradientTape() as tape:
+            record("Mul", np.multiply, [c, c], rules)
+        if tape.entries:
+            return "an op none of whose inputs the tape watches (c * c) must not be written down"
+        return None
+
+    def asks_every_tape():
+        x = Tensor(1.0)
+        with GradientTape() as outer, GradientTape() as inner:
+            outer.watched.add(x.id)
+            record("Sin", np.sin, [x], rules[:1])
+        if len(outer.entries) != 1 or inner.entries:
+            return (
+                "each recording tape decides for itself: with two tapes open and only the outer "
+                f"one watching x, sin(x) gave {len(outer.entries)} entry(ies) on the outer and "
+                f"{len(inner.entries)} on the inner"
+            )
+        return None
+
+    tests = [
+        returns_the_value,
+        writes_down_a_watched_input,
+        watches_the_output,
+        skips_constants,
+        asks_every_tape,
+    ]
+    _report("record", _first_problem(tests))
+
+
+def check_backward(backward, Tensor):
+    """Try a learner's `backward(entries, watched, target)` (notebook 11, section 4) on
+    recordings made by hand, and say which piece does not work yet."""
+
+    def entry(name, inputs, value, rules):
+        return (name, inputs, Tensor(value), rules)
+
+    def grad(grads, t):
+        g = grads.get(t.id) if isinstance(grads, dict) else None
+        return None if g is None else float(np.asarray(g.value).sum())
+
+    def seeds_the_target():
+        x = Tensor(2.0)
+        grads = backward([], {x.id}, x)
+        if not isinstance(grads, dict):
+            return "it must return a dict {id: gradient} (replace the ... with your code)"
+        if grad(grads, x) != 1.0:
+            return "the walk starts from the target's own gradient, ones (d target / d target)"
+        return None
+
+    def applies_a_rule():
+        x = Tensor(0.5)
+        sin = entry("Sin", [x], np.sin(0.5), [lambda g: Tensor(g.value * np.cos(0.5))])
+        got = grad(backward([sin], {x.id, sin[2].id}, sin[2]), x)
+        if got is None or not np.isclose(got, np.cos(0.5)):
+            return (
+                f"for y = sin(x) at 0.5 the walk gave dy/dx = {got}, not cos(0.5): hand the "
+                "gradient g of the entry's output to the entry's rule"
+            )
+        return None
+
+    def adds_contributions():
+        x = Tensor(3.0)
+        mul = entry(
+            "Mul", [x, x], 9.0, [lambda g: Tensor(g.value * 3.0), lambda g: Tensor(g.value * 3.0)]
+        )
+        got = grad(backward([mul], {x.id, mul[2].id}, mul[2]), x)
+        if got != 6.0:
+            return (
+                f"for y = x * x at 3 the walk gave dy/dx = {got}, not 6: look at the entry of "
+                "x * x (which ids does it hold?) and what happens to the first rule's answer"
+            )
+        return None
+
+    def newest_first():
+        x = Tensor(0.5)
+        mul = entry(
+            "Mul", [x, x], 0.25, [lambda g: Tensor(g.value * 0.5), lambda g: Tensor(g.value * 0.5)]
+        )
+        sin = entry("Sin", [mul[2]], np.sin(0.25), [lambda g: Tensor(g.value * np.cos(0.25))])
+        got = grad(backward([mul, sin], {x.id, mul[2].id, sin[2].id}, sin[2]), x)
+        if got is None or not np.isclose(got, 2 * 0.5 * np.cos(0.25)):
+            return (
+                f"for y = sin(x * x) at 0.5 the walk gave dy/dx = {got}, not 2x cos(x²): visit "
+                "the entries newest first, so an output has its whole gradient when its entry "
+                "is reached"
+            )
+        return None
+
+    def skips_other_entries():
+        x, z = Tensor(1.0), Tensor(2.0)
+        other = entry("Sin", [z], np.sin(2.0), [lambda g: Tensor(g.value * np.cos(2.0))])
+        sin = entry("Sin", [x], np.sin(1.0), [lambda g: Tensor(g.value * np.cos(1.0))])
+        grads = backward([other, sin], {x.id, z.id, other[2].id, sin[2].id}, sin[2])
+        if grad(grads, z) is not None:
+            return "an entry whose output has no gradient does not lead to the target: skip it"
+        return None
+
+    tests = [
+        seeds_the_target,
+        applies_a_rule,
+        adds_contributions,
+        newest_first,
+        skips_other_entries,
+    ]
+    _report("backward", _first_problem(tests))

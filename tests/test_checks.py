@@ -4,6 +4,7 @@ decimals the exercise asks for, whatever the learner typed; 08.3 is worked out f
 notebook's own critic."""
 
 import importlib.util
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -66,6 +67,7 @@ RIGHT = {
     "11.2": [6.0, None],
     "11.3": [1.0806046117362795, 0.2701511529340699, -2.0, None],
     "11.4": -3.0647152602918295,
+    "11.5": [2.9846152603318945, -0.4999999998981482],
 }
 
 # Wrong answers that an earlier version accepted, and other near misses.
@@ -171,3 +173,82 @@ def test_reveal_agrees_whatever_the_spelling(capsys):
         assert capsys.readouterr().out.endswith("you were right\n"), (guess, outcome)
     checks.reveal("down", "up")
     assert "not what you guessed" in capsys.readouterr().out
+
+
+# -- notebook 11's checks of the learner's own record and backward walk ------------------------
+class _Tensor:
+    """Notebook 11's Tensor, as the learner has it at section 3."""
+
+    ids = iter(range(1, 10**9))
+
+    def __init__(self, value):
+        self.value = np.asarray(value, dtype=np.float64)
+        self.id = next(self.ids)
+
+    def __add__(self, other):
+        return _Tensor(self.value + other.value)
+
+
+_TAPES = []
+
+
+class _Tape:
+    def __init__(self):
+        self.entries, self.watched = [], set()
+
+    def __enter__(self):
+        _TAPES.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _TAPES.remove(self)
+
+
+def _record(name, forward, inputs, rules, watch_output=True, every_tape=True, append=True):
+    inputs = [x if isinstance(x, _Tensor) else _Tensor(x) for x in inputs]
+    out = _Tensor(forward(*[x.value for x in inputs]))
+    for tape in _TAPES if every_tape else _TAPES[-1:]:
+        if any(x.id in tape.watched for x in inputs) and append:
+            tape.entries.append((name, inputs, out, rules))
+            if watch_output:
+                tape.watched.add(out.id)
+    return out
+
+
+def _backward(entries, watched, target, add=True, newest_first=True):
+    grads = {target.id: _Tensor(np.ones_like(target.value))}
+    for _, inputs, out, rules in reversed(entries) if newest_first else entries:
+        g = grads.get(out.id)
+        if g is None:
+            continue
+        for x, rule in zip(inputs, rules):
+            if x.id in watched:
+                gx = rule(g)
+                grads[x.id] = grads[x.id] + gx if add and x.id in grads else gx
+    return grads
+
+
+def _said(capsys, check, fn, *classes):
+    check(fn, *classes)
+    return capsys.readouterr().out
+
+
+def test_check_record_passes_a_right_record_and_names_each_wrong_piece(capsys):
+    def said(**wrong):
+        return _said(capsys, checks.check_record, partial(_record, **wrong), _Tensor, _Tape)
+
+    assert said() == "record: correct\n"
+    assert "must be written down" in said(append=False)
+    assert "output of a recorded op must be watched" in said(watch_output=False)
+    assert "each recording tape decides" in said(every_tape=False)
+    assert "replace the ..." in _said(capsys, checks.check_record, lambda *a: None, _Tensor, _Tape)
+
+
+def test_check_backward_passes_a_right_walk_and_names_each_wrong_piece(capsys):
+    def said(**wrong):
+        return _said(capsys, checks.check_backward, partial(_backward, **wrong), _Tensor)
+
+    assert said() == "backward: correct\n"
+    assert "not 6" in said(add=False)  # the '=' walk
+    assert "newest first" in said(newest_first=False)
+    assert "replace the ..." in _said(capsys, checks.check_backward, lambda *a: None, _Tensor)
