@@ -94,7 +94,7 @@ def _matmul_grad_b(g, ans, a, b, transpose_a=False, transpose_b=False):
     return unbroadcast(o.matmul(a, g, transpose_a=not transpose_a), b)
 
 
-def _split_concat(g, ans, inputs, axis):
+def _split_concat(g, inputs, axis):
     """Each input of a concat gets its own slice of g."""
     out, start = [], 0
     for x in inputs:
@@ -189,7 +189,7 @@ VJPS = {
         lambda g, ans, y, dy: g * dy - 2.0 * (g * dy) * y,
         lambda g, ans, y, dy: apply(o.SigmoidGrad, y, g),
     ),
-    o.Relu: (lambda g, ans, x: apply(o.ReluGrad, g, x),),  # g where x > 0
+    o.Relu: (lambda g, ans, x: apply(o.ReluGrad, g, ans),),  # g where x > 0, as ans > 0 there
     o.ReluGrad: (
         lambda g, ans, dy, x: apply(o.ReluGrad, g, x),
         lambda g, ans, dy, x: zeros_like(x),
@@ -239,7 +239,7 @@ VJPS = {
     o.StridedSlice: (lambda g, ans, x, key: apply(o.IndexGrad, g, key=key, shape=x._value.shape),),
     o.IndexGrad: (lambda g, ans, gx, key, shape: g[key],),
     # ops with any number of inputs: one rule returns every input's gradient
-    o.Concat: lambda g, ans, inputs, axis: _split_concat(g, ans, inputs, axis),
+    o.Concat: lambda g, ans, inputs, axis: _split_concat(g, inputs, axis),
     # a deliberate stop: no rule at all, so the op is never recorded and its output is
     # watched by no tape (ops on it are not recorded either), as in TF
     o.StopGradient: None,
@@ -327,7 +327,7 @@ VJPS = {
         lambda gg, ans, g, y: apply(n.SeluGrad, gg, y),
         lambda gg, ans, g, y: where(y < 0, gg * g, zeros_like(g)),
     ),
-    n.Relu6: (lambda g, ans, x: apply(n.Relu6Grad, g, x),),
+    n.Relu6: (lambda g, ans, x: apply(n.Relu6Grad, g, ans),),  # (0 < ans < 6 where 0 < x < 6)
     n.Relu6Grad: (
         lambda gg, ans, g, x: apply(n.Relu6Grad, gg, x),
         lambda gg, ans, g, x: zeros_like(x),

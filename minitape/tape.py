@@ -5,6 +5,9 @@ This file is the heart of minitape. Read it top to bottom:
 1. `Op` and `apply`: every differentiable operation runs through `apply`, which computes
    the numpy result and, if some active tape watches one of the inputs, appends one entry
    `(op, inputs, output, attrs)` to that tape. Nothing is recorded for ops no tape watches.
+   An entry keeps only the tensors its op's gradient rules read (`Mul` its inputs, `Exp` its
+   output); of the others it keeps a `TapeTensor` (id, shape, dtype), as TF does, so an
+   intermediate that no rule needs is freed as soon as the program drops it.
 2. `GradientTape`: the context manager. Its recording is an append-only list of entries
    plus a set of watched ids ("these tensors lead back to something we watch").
 3. `_backward`: walks the entries in reverse, asks each op's VJP rule (the table in
@@ -15,9 +18,12 @@ recordable ops: if an outer tape watches the same tensors, it records the gradie
 computation, and its own `gradient()` then gives second derivatives. That is all nesting is.
 """
 
+import dis
 import enum
+import inspect
 import logging
 import math
+import os
 import sys
 
 import numpy as np
@@ -56,9 +62,18 @@ _log_counts = {}
 
 
 def _log_first_n(key, n, msg, *args):
+    """Log `msg` the first `n` times for each line of the program that gets here (TF's
+    log_first_n counts by the calling line: the first frame outside the library)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+    key = (key, frame and frame.f_code.co_filename, frame and frame.f_lineno)
     if _log_counts.get(key, 0) < n:
         _log_counts[key] = _log_counts.get(key, 0) + 1
         logger.warning(msg, *args)
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 # --- ops and recording --------------------------------------------------------------------
@@ -71,7 +86,7 @@ class Op:
     returning all of them.
     """
 
-    __slots__ = ("name", "forward", "vjps", "check", "jvp")
+    __slots__ = ("name", "forward", "vjps", "keeps", "check", "jvp")
 
     def __init__(self, name, forward, check=None):
         self.name = name
@@ -80,8 +95,77 @@ class Op:
         self.check = check  # called with the input values when forward fails: a clear error
         self.jvp = None  # a forward-mode rule of its own, if any (see forwardprop.py)
 
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name == "vjps":  # (which tensors a recording of this op keeps follows from its rules)
+            object.__setattr__(self, "keeps", _keeps(value))
+
     def __repr__(self):
         return f"<Op {self.name}>"
+
+
+def _reads(rule):
+    """The names of the parameters `rule`'s code reads (all of them, if that cannot be seen)."""
+    code = getattr(rule, "__code__", None)
+    if code is None or code.co_flags & inspect.CO_VARARGS:
+        return None
+    read = set(code.co_cellvars)  # (parameters a nested function or comprehension uses)
+    for ins in dis.get_instructions(code):
+        if ins.opname.startswith("LOAD_FAST") or ins.opname in ("LOAD_DEREF", "LOAD_CLOSURE"):
+            read.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
+    return read
+
+
+def _keeps(rules):
+    """What a recording of an op keeps: `(inputs, output)`, where `inputs` is True (all of
+    them), False (none) or one flag per input, and `output` a flag. A tensor is kept only if
+    some gradient rule of the op reads it; of the others the tape keeps the id, shape and
+    dtype (`TapeTensor`), so an intermediate that no rule needs is freed as soon as the
+    program drops it. TF keeps a hand-written table of the same facts (which inputs and
+    outputs each op's gradient does not use); minitape reads them off the rules' code."""
+    if rules is None:
+        return True, True
+    if type(rules) is not tuple:  # one rule `rule(g, ans, inputs, **attrs)` for all inputs
+        read = _reads(rules)
+        if read is None:
+            return True, True
+        params = rules.__code__.co_varnames
+        return params[2] in read, params[1] in read
+    inputs, output = [False] * len(rules), False
+    for rule in rules:
+        if rule is None:
+            continue
+        read = _reads(rule)
+        if read is None:
+            return True, True
+        params = rule.__code__.co_varnames[: rule.__code__.co_argcount]
+        output = output or params[1] in read
+        for i, name in enumerate(params[2 : 2 + len(rules)]):
+            inputs[i] = inputs[i] or name in read
+    return (True if all(inputs) else tuple(inputs)), output
+
+
+class TapeTensor:
+    """What a recording keeps of a tensor that no gradient rule of its op reads: its id (the
+    name the backward walk knows it by), shape and dtype, not its value (TF's TapeTensor)."""
+
+    __slots__ = ("_id", "shape", "dtype")
+
+    def __init__(self, t):
+        self._id, self.shape, self.dtype = t._id, t.shape, t.dtype
+
+    def __repr__(self):
+        return f"<not kept: shape={tuple(self.shape)}, dtype={self.dtype.name}>"
+
+
+def _entry(op, inputs, out, attrs):
+    """One entry of a recording, keeping only the tensors the op's gradient rules read."""
+    keep_inputs, keep_output = op.keeps
+    if keep_inputs is False:  # (an op with any number of inputs, whose rule reads none)
+        inputs = tuple(TapeTensor(x) for x in inputs)
+    elif keep_inputs is not True:
+        inputs = tuple(x if k else TapeTensor(x) for x, k in zip(inputs, keep_inputs))
+    return op, inputs, out if keep_output else TapeTensor(out), attrs
 
 
 def apply(op, *inputs, **attrs):
@@ -103,11 +187,14 @@ def apply(op, *inputs, **attrs):
     # Only floating outputs can carry a gradient; an op with no gradient rule at all
     # (StopGradient) is never recorded, so its output is watched by no tape.
     if tapes and value.dtype.kind == "f" and op.vjps is not None:
+        entry = None
         for tape in tapes:
             watched = tape._watched
             for x in inputs:
                 if x._id in watched:
-                    tape._entries.append((op, inputs, out, attrs))
+                    if entry is None:
+                        entry = _entry(op, inputs, out, attrs)
+                    tape._entries.append(entry)
                     watched.add(out._id)
                     break
     tracer = STATE.tracer

@@ -27,7 +27,7 @@ from matplotlib.patches import FancyBboxPatch
 
 from . import nest
 from .context import STATE
-from .tape import _backward, _target
+from .tape import TapeTensor, _backward, _target
 from .tensor import Tensor, Variable
 
 __all__ = [
@@ -58,12 +58,19 @@ def _fmt(v):
 
 
 def _shape(t):
-    return str(tuple(np.shape(t._value)))
+    return str(tuple(t.shape))
+
+
+def _value(t):
+    """A tensor's value; None for a TapeTensor (a tensor the recording did not keep)."""
+    return getattr(t, "_value", None)
 
 
 def _value_line(t, values):
     """A third label line with the value, for scalars (arrays would not fit in a box)."""
-    return f"\nvalue {_fmt(t._value)}" if values and np.ndim(t._value) == 0 else ""
+    if not values or len(t.shape) or _value(t) is None:
+        return ""
+    return f"\nvalue {_fmt(t._value)}"
 
 
 # --- the graph ----------------------------------------------------------------------------
@@ -133,11 +140,18 @@ def tape_graph(tape, names=None, values=True):
     watched = set(tape._watched)
     reads = tape._reads  # each read of a variable is drawn as the variable itself
     produced = {out._id: i for i, (op, ins, out, attrs) in enumerate(entries)}
+    # An entry keeps only the tensors its gradient rules read (a TapeTensor for the others):
+    # show each tensor by any full copy of it that is known (another entry, or `names`).
+    known = {}
+    for t in [t for _, ins, out, _ in entries for t in (*ins, out)] + list((names or {}).values()):
+        if isinstance(t, Tensor) or (isinstance(t, TapeTensor) and t._id not in known):
+            known[t._id] = t
     nodes, edges = {}, []
 
     def add_input(t):
         if t._id in reads:
             t = variables[reads[t._id]]._snap
+        t = known.get(t._id, t)
         if t._id in nodes or t._id in produced:
             return
         name = named.get(t._id)
@@ -145,14 +159,14 @@ def tape_graph(tape, names=None, values=True):
             name = name or variables[t._id].name.split(":")[0]
             head = name if name == "Variable" else f"{name} (Variable)"
             label = f"{head}\nshape={_shape(t)}{_value_line(t, values)}"
-            nodes[t._id] = Node(t._id, "variable", label, _shape(t), t._value, name=name)
+            nodes[t._id] = Node(t._id, "variable", label, _shape(t), _value(t), name=name)
         elif t._id in watched:
             label = f"{name or 'tensor'} (watched)\nshape={_shape(t)}{_value_line(t, values)}"
-            nodes[t._id] = Node(t._id, "watched", label, _shape(t), t._value, name=name)
+            nodes[t._id] = Node(t._id, "watched", label, _shape(t), _value(t), name=name)
         else:
-            text = f"value {_fmt(t._value)}" if np.ndim(t._value) == 0 else f"shape={_shape(t)}"
+            text = _value_line(t, True).strip() or f"shape={_shape(t)}"
             label = f"{name or 'constant'}\n{text}"
-            nodes[t._id] = Node(t._id, "constant", label, _shape(t), t._value, name=name)
+            nodes[t._id] = Node(t._id, "constant", label, _shape(t), _value(t), name=name)
 
     for i, (op, ins, out, _attrs) in enumerate(entries):
         for t in ins:
@@ -160,9 +174,10 @@ def tape_graph(tape, names=None, values=True):
             edges.append((reads.get(t._id, t._id), out._id))
         name = named.get(out._id)
         head = f"{name} = {op.name}" if name else op.name
+        out = known[out._id]
         label = f"{head}\nshape={_shape(out)}{_value_line(out, values)}"
         nodes[out._id] = Node(
-            out._id, "op", label, _shape(out), out._value, op=op.name, entry=i, name=name
+            out._id, "op", label, _shape(out), _value(out), op=op.name, entry=i, name=name
         )
     # variables watched but never used still appear: sources with no path to anything
     for vid in sorted(variables):

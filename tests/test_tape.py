@@ -294,19 +294,27 @@ def test_gradient_inside_block_stops_a_one_shot_tape():
     assert float(g) == 6.0 and float(z) == 18.0
 
 
-def test_persistent_gradient_inside_block_is_recorded_and_warns_once(capsys, monkeypatch):
-    # (TF logs it the first time only: start counting afresh, so an earlier test's warning
-    # cannot make this one pass without a warning)
+def test_persistent_gradient_inside_block_is_recorded_and_warns_once_per_line(capsys, monkeypatch):
+    # (TF logs it the first time for each calling line: start counting afresh, so an earlier
+    # test's warning cannot make this one pass without a warning; golden case
+    # course_nb06_persistent_inside_warns_once_per_calling_line)
     monkeypatch.setattr(tape_module, "_log_counts", {})
     x = tf.Variable(3.0)
-    with tf.GradientTape(persistent=True) as tape:
-        y = x**3
-        g = tape.gradient(y, x)  # recorded on the same tape
-        g2 = tape.gradient(y, x)
+
+    def inside():
+        with tf.GradientTape(persistent=True) as tape:
+            y = x**3
+            g = tape.gradient(y, x)  # recorded on the same tape
+        return tape, g
+
+    for _ in range(3):
+        tape, g = inside()  # one line of the program, three times: one warning
+    with tf.GradientTape(persistent=True) as tape2:
+        g2 = tape2.gradient(x**3, x)  # another line: another warning
     h = tape.gradient(g, x)
     assert float(g) == 27.0 and float(g2) == 27.0 and float(h) == 18.0
     err = capsys.readouterr().err
-    assert err.count("Calling GradientTape.gradient on a persistent tape inside its context") == 1
+    assert err.count("Calling GradientTape.gradient on a persistent tape inside its context") == 2
 
 
 # --- several tapes, threads ---------------------------------------------------------------
@@ -702,3 +710,37 @@ def test_persistent_must_be_a_bool():
     with pytest.raises(TypeError, match="`persistent` must be a bool"):
         tf.GradientTape(persistent="no")
     assert tf.GradientTape(persistent=np.bool_(True))._persistent is True
+
+
+# --- what a recording keeps -----------------------------------------------------------------
+def test_a_recording_keeps_only_the_tensors_the_rules_read():
+    # Exp's rule reads its output, Mul's its inputs: a = x * 2 is read by no rule, so once
+    # the program drops it, it is freed (as in TF: golden case
+    # course_nb04_exp_of_an_intermediate_frees_it); the gradient is still right
+    x = tf.constant([0.0, 1.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        a = x * 2.0
+        b = tf.exp(a)
+    a_ref, b_ref = weakref.ref(a), weakref.ref(b)
+    del a, b
+    gc.collect()
+    assert a_ref() is None and b_ref() is not None
+    (mul, (mx, two), mul_out, _), (exp, (exp_in,), exp_out, _) = tape._entries
+    assert isinstance(mx, tf.Tensor) and isinstance(two, tf.Tensor) and exp_out is b_ref()
+    assert isinstance(mul_out, tape_module.TapeTensor) and isinstance(
+        exp_in, tape_module.TapeTensor
+    )
+    assert mul_out._id == exp_in._id and mul_out.shape == [2] and mul_out.dtype == tf.float32
+    np.testing.assert_allclose(tape.gradient(b_ref(), x).numpy(), 2 * np.exp([0.0, 2.0]), rtol=1e-6)
+
+
+def test_what_an_op_keeps_is_read_off_its_rules():
+    keeps = tape_module._keeps
+    assert keeps((lambda g, ans, x: g * ans,)) == ((False,), True)
+    assert keeps((lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x)) == (True, False)
+    assert keeps((None, lambda g, ans, c, x: g)) == ((False, False), False)
+    assert keeps((lambda g, ans, x: [g for _ in x],)) == (True, False)  # (read by a comprehension)
+    assert keeps((lambda g, *rest: g,)) == (True, True)  # (cannot tell: keep everything)
+    assert keeps(lambda g, ans, inputs, axis: [g] * len(inputs)) == (True, False)
+    assert keeps(lambda g, ans, inputs: [g]) == (False, False)

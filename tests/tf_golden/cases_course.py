@@ -333,3 +333,133 @@ def course_nb04_recompute_grad_deep_stack(tf):
 def course_nb04_exercise_4_best_segment(tf):
     # 04 Exercise 4: 36 layers, blocks of k: the peak of layer outputs alive, per k
     return [[k, _deep_stack(tf, 36, k)[3]] for k in [1, 2, 3, 4, 6, 9, 12, 18, 36]]
+
+
+def _kept_alive(tf, f, binary):
+    """Which of an op's input `a` and output `out` a tape keeps alive once the program drops
+    them: `a` comes from a Mul (whose rule does not read its output) and `out` goes into a
+    Neg (whose rule reads nothing), so only `f`'s own gradient rule can hold them."""
+    import gc
+
+    x = tf.constant([[0.3, 0.7], [0.2, 0.4]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        a = x * 2.0
+        out = f(a, a * 3.0) if binary else f(a)
+        end = tf.negative(out)
+    refs = weakref.ref(a), weakref.ref(out)
+    del a, out
+    gc.collect()
+    alive = [r() is not None for r in refs]
+    first = tape.gradient(end, x)  # the gradient still works from what was kept
+    return [alive, first]
+
+
+_UNARY_KEEPS = {
+    "exp": lambda tf: tf.exp,
+    "sin": lambda tf: tf.sin,
+    "cos": lambda tf: tf.cos,
+    "tanh": lambda tf: tf.tanh,
+    "sigmoid": lambda tf: tf.sigmoid,
+    "relu": lambda tf: tf.nn.relu,
+    "relu6": lambda tf: tf.nn.relu6,
+    "elu": lambda tf: tf.nn.elu,
+    "leaky_relu": lambda tf: tf.nn.leaky_relu,
+    "softplus": lambda tf: tf.nn.softplus,
+    "softmax": lambda tf: tf.nn.softmax,
+    "square": lambda tf: tf.square,
+    "sqrt": lambda tf: tf.sqrt,
+    "log": lambda tf: tf.math.log,
+    "abs": lambda tf: tf.abs,
+    "negative": lambda tf: tf.negative,
+    "identity": lambda tf: tf.identity,
+    "reduce_sum": lambda tf: tf.reduce_sum,
+    "reduce_mean": lambda tf: tf.reduce_mean,
+    "reduce_max": lambda tf: tf.reduce_max,
+    "reshape": lambda tf: lambda v: tf.reshape(v, [4]),
+    "transpose": lambda tf: tf.transpose,
+    "cast": lambda tf: lambda v: tf.cast(v, tf.float64),
+    "slice": lambda tf: lambda v: v[0],
+    "check_numerics": lambda tf: lambda v: tf.debugging.check_numerics(v, "m"),
+}
+_BINARY_KEEPS = {
+    "add": lambda tf: tf.add,
+    "subtract": lambda tf: tf.subtract,
+    "multiply": lambda tf: tf.multiply,
+    "divide": lambda tf: tf.divide,
+    "pow": lambda tf: tf.pow,
+    "maximum": lambda tf: tf.maximum,
+    "matmul": lambda tf: tf.matmul,
+    "concat": lambda tf: lambda p, q: tf.concat([p, q], 0),
+    "stack": lambda tf: lambda p, q: tf.stack([p, q]),
+}
+
+
+@case
+def course_nb04_a_tape_keeps_what_each_gradient_rule_reads(tf):
+    # 04 §3: for each op, whether a tape keeps its input and its output alive after the program
+    # drops them: only the tensors the op's gradient reads (Exp its output, Mul its inputs,
+    # Sin its input, Transpose neither)
+    return {
+        **{k: _kept_alive(tf, f(tf), False) for k, f in _UNARY_KEEPS.items()},
+        **{k: _kept_alive(tf, f(tf), True) for k, f in _BINARY_KEEPS.items()},
+    }
+
+
+@case
+def course_nb04_exp_of_an_intermediate_frees_it(tf):
+    # 04 §3 and Exercise 3: a = data * 2; b = exp(a): the tape keeps b (Exp's rule reads its
+    # output) and frees a; the persistent tape still gives the gradient, 2·exp(2·data)
+    import gc
+
+    data = tf.constant([0.0, 0.5, 1.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(data)
+        a = data * 2.0
+        b = tf.exp(a)
+    a_ref, b_ref = weakref.ref(a), weakref.ref(b)
+    del a, b
+    gc.collect()
+    alive = [a_ref() is not None, b_ref() is not None]
+    grad = tape.gradient(b_ref(), data)
+    del tape
+    gc.collect()
+    return [alive, grad, b_ref() is not None]
+
+
+@case
+def course_nb06_persistent_inside_warns_once_per_calling_line(tf):
+    # 06 §3: the warning about gradient() inside a persistent tape's block is logged the first
+    # time for each line of the program that calls it, not once in all
+    import logging
+
+    seen = []
+
+    class Heard(logging.Handler):
+        def emit(self, record):
+            seen.append("persistent tape inside its context" in record.getMessage())
+
+    logger = logging.getLogger("tensorflow" if tf.__name__ == "tensorflow" else "minitape")
+    heard, level = Heard(), logger.level
+    logger.addHandler(heard)
+    logger.setLevel(logging.WARNING)  # (the recorder may have quietened TF's logger)
+    x = tf.constant(2.0)
+
+    def inside():
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            return tape.gradient(x * x, x)
+
+    try:
+        counts = []
+        for _ in range(3):
+            inside()  # the same line three times
+            counts.append(sum(seen))
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            tape.gradient(x * x, x)  # another line
+        counts.append(sum(seen))
+    finally:
+        logger.removeHandler(heard)
+        logger.setLevel(level)
+    return counts
