@@ -73,6 +73,9 @@ def test_lesson_has_the_course_form(path):
         "navigation links first and last"
     )
     assert "00_index.ipynb" in _source(cells[0]) + _source(cells[-1]), "a link to the index"
+    i = LESSONS.index(path)
+    for neighbour in LESSONS[max(i - 1, 0) : i] + LESSONS[i + 1 : i + 2]:
+        assert f"]({neighbour.name})" in _source(cells[0]), f"a link to {neighbour.name} on top"
     assert _source(cells[1]).startswith(f"# {number} · "), "a title cell after the navigation"
     code = [_source(c) for c in cells if c["cell_type"] == "code"]
     guesses = sum(bool(re.match(r"my_guess = \.\.\.", s)) for s in code)

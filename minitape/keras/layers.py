@@ -130,12 +130,18 @@ class Layer:
         finally:
             _scope.pop()
 
+    @property
+    def _input_dtype(self):
+        """The dtype floating inputs are cast to (Keras 3's `input_dtype`)."""
+        return self.dtype
+
     def _as_input(self, x):
-        """numpy data becomes a tensor; floating inputs are cast to the layer's dtype."""
+        """numpy data becomes a tensor; floating inputs are cast to the layer's input dtype."""
         if x is None or isinstance(x, (bool, str)):
             return x
         t = x if isinstance(x, Tensor) else convert_to_tensor(x)
-        return cast(t, self.dtype) if t.dtype.is_floating and t.dtype != self.dtype else t
+        dtype = self._input_dtype
+        return cast(t, dtype) if t.dtype.is_floating and t.dtype != dtype else t
 
     # -- the variables -------------------------------------------------------------------
     def _tracked(self):

@@ -76,6 +76,11 @@ class Sequential(Model):
     def layers(self):
         return list(self._layers)
 
+    @property
+    def _input_dtype(self):
+        """Keras 3 casts a Sequential's input to its first layer's dtype, not the model's."""
+        return self._layers[0].dtype if self._layers else self.dtype
+
     def call(self, inputs, training=None):
         x = inputs
         for layer in self._layers:

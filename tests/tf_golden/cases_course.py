@@ -463,3 +463,20 @@ def course_nb06_persistent_inside_warns_once_per_calling_line(tf):
         logger.removeHandler(heard)
         logger.setLevel(level)
     return counts
+
+
+@case
+def course_nb08_a_sequential_casts_its_input_to_its_first_layers_dtype(tf):
+    # 08 §4: make_critic("float64") sets the dtype on its layers only (Keras 3's Sequential takes
+    # no dtype); the model casts its input to its first layer's dtype, so float64 points stay
+    # float64 all the way (a float32 cast would spoil the float64 finite differences)
+    def model(dtype):
+        return tf.keras.Sequential(
+            [
+                tf.keras.layers.Dense(2, activation="tanh", dtype=dtype, kernel_initializer="ones"),
+                tf.keras.layers.Dense(1, dtype=dtype, kernel_initializer="ones"),
+            ]
+        )
+
+    x = tf.constant([[0.1234567890123, 1e-9]], dtype=tf.float64)
+    return [model("float64")(x), model("float32")(x)]
