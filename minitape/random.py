@@ -204,6 +204,22 @@ def _invalid_shape(op_name):
     return lambda message: invalid(op_name, message)
 
 
+def _shape(shape, op_name):
+    """The shape of a draw, as TF's kernels take it: a vector of integers (a scalar, even an
+    integer, is refused)."""
+    from .tensor import is_tensor
+
+    if type(shape) is int and not -(2**63) <= shape < 2**63:
+        raise ValueError(f"shape = {shape} is out of range for an int64")
+    if (
+        isinstance(shape, (bool, int, float, np.generic))
+        or (isinstance(shape, np.ndarray) and shape.ndim == 0)
+        or (is_tensor(shape) and shape.shape.rank == 0)
+    ):
+        raise invalid(op_name, "shape must be a vector of {int32,int64}, got shape []")
+    return _shape_arg(shape, _invalid_shape(op_name), by_op=False)
+
+
 def _scale_shift(rnd, stddev, mean):
     """rnd * stddev + mean, as TF adds them: two ops of the output's dtype (so a tape watching
     `mean` or `stddev` gets their gradients)."""
@@ -216,7 +232,7 @@ def _draw(op, shape, d, seed, seeds=None, **attrs):
     seed1, seed2 = _attrs(get_seed(seed) if seeds is None else seeds)
     return apply(
         op,
-        shape=_shape_arg(shape, _invalid_shape(op.name), by_op=False),
+        shape=shape,
         dtype=d._np,
         seed=seed1,
         seed2=seed2,
@@ -230,7 +246,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
     from .tensor import convert_to_tensor
 
     d = _float_dtype(dtype, "normal")
-    shape = _shape_arg(shape, _invalid_shape("RandomStandardNormal"), by_op=False)
+    shape = _shape(shape, "RandomStandardNormal")
     mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
     rnd = _draw(RandomStandardNormal, shape, d, seed)
     return _scale_shift(rnd, stddev, mean)
@@ -242,7 +258,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, 
     from .tensor import convert_to_tensor
 
     d = _float_dtype(dtype, "truncated_normal")
-    shape = _shape_arg(shape, _invalid_shape("TruncatedNormal"), by_op=False)
+    shape = _shape(shape, "TruncatedNormal")
     mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
     rnd = _draw(TruncatedNormal, shape, d, seed)
     return _scale_shift(rnd, stddev, mean)
@@ -266,7 +282,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
         if d.is_integer:
             raise ValueError("Must specify maxval for integer dtype " + repr(d))
         maxval = 1
-    shape = _shape_arg(shape, _invalid_shape("RandomUniform"), by_op=False)
+    shape = _shape(shape, "RandomUniformInt" if d.is_integer else "RandomUniform")
     # (TF skips the arithmetic for [0, 1): minval and maxval given as the ints 0 and 1)
     minval_is_zero = isinstance(minval, int) and minval == 0
     maxval_is_one = isinstance(maxval, int) and maxval == 1
@@ -332,8 +348,8 @@ Multinomial.vjps = (None,)
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """`num_samples` class indices for each row of `logits` (batch, classes), each class
     drawn with probability softmax(logits) (not differentiable)."""
-    from .ops import _int_arg
-    from .tensor import convert_to_tensor
+    from .errors import NotFoundError
+    from .tensor import convert_to_tensor, is_tensor
 
     logits = convert_to_tensor(logits)
     d = _dt.as_dtype(dtype) if dtype else _dt.int64
@@ -342,13 +358,33 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
             f"Argument `dtype` got invalid value {d!r}. Accepted dtypes are (tf.int32, tf.int64)."
         )
     seed1, seed2 = _attrs(get_seed(seed))
+    if is_tensor(num_samples) and num_samples.dtype != _dt.int32:
+        raise invalid(
+            "Multinomial",
+            f"cannot compute Multinomial as input #1(zero-based) was expected to be a int32 "
+            f"tensor but is a {num_samples.dtype.name} tensor",
+        )
+    n = convert_to_tensor(num_samples, dtype=_dt.int32)
+    if not (logits.dtype.is_floating or logits.dtype.is_integer):
+        raise invalid(
+            "Multinomial",
+            f"Value for attr 'T' of {logits.dtype.name} is not in the list of allowed values",
+        )
+    if not logits.dtype.is_floating:  # (TF registers the op for integers, with no kernel)
+        raise NotFoundError(
+            None,
+            "Multinomial",
+            f"Could not find device for node: {{{{node Multinomial}}}} = Multinomial"
+            f"[T=DT_{logits.dtype.name.upper()}, output_dtype=DT_{d.name.upper()}, "
+            f"seed={seed1}, seed2={seed2}]",
+        )
     if logits.shape.rank != 2:
         raise invalid("Multinomial", f"logits should be a matrix, got shape {list(logits.shape)}")
-    if not logits.dtype.is_floating:
-        raise invalid("Multinomial", f"logits must be floating, got {logits.dtype.name}")
-    n = _int_arg(num_samples, "num_samples", _invalid_shape("Multinomial"))
+    if n.shape.rank != 0:
+        raise invalid("Multinomial", f"num_samples should be a scalar, got shape {list(n.shape)}")
+    n = int(n.numpy())
     if n < 0:
-        raise invalid("Multinomial", f"num_samples should be nonnegative, got {n}")
+        raise invalid("Multinomial", f"num_samples should be non-negative, got {n}")
     if logits.shape[1] == 0:
         raise invalid("Multinomial", "num_classes should be positive, got 0")
     return apply(
@@ -396,15 +432,23 @@ StatelessRandomUniformFullIntV2 = Op("StatelessRandomUniformFullIntV2", _statele
 
 def _seed_pair(seed, op_name):
     """A stateless op's seed: a shape [2] integer tensor (int32 or int64), as two Python ints
-    (an int32 seed read as TF reads it, sign-extended)."""
+    (an int32 seed read as TF reads it, sign-extended). Converted as TF's StatelessRandom-
+    GetKeyCounter takes it: a Python number as int64, numpy integers cast to int64, anything
+    else by the default rules, then its dtype checked."""
     from .tensor import convert_to_tensor
 
-    t = convert_to_tensor(seed)
+    op_name = "StatelessRandomGetKeyCounter"
+    if isinstance(seed, (bool, int, float)) or (
+        isinstance(seed, np.ndarray) and seed.dtype.kind in "iub"
+    ):
+        t = convert_to_tensor(seed, dtype=_dt.int64)
+    else:
+        t = convert_to_tensor(seed)
     if t.dtype not in (_dt.int32, _dt.int64):
         raise invalid(
             op_name,
-            f"Value for attr 'Tseed' of {t.dtype.name} is not in the list of allowed values: "
-            "int32, int64",
+            f"Value for attr 'Tseed' of {t.dtype.name.replace('32', '')} is not in the list of "
+            "allowed values: int32, int64",
         )
     if t.shape != (2,):
         raise invalid(op_name, f"seed must have shape [2], not {list(t.shape)}")
@@ -413,10 +457,11 @@ def _seed_pair(seed, op_name):
 
 
 def _stateless_draw(op, shape, seed, d, **attrs):
+    shape = _shape(shape, op.name)
     stream = _seed_pair(seed, op.name)
     return apply(
         op,
-        shape=_shape_arg(shape, _invalid_shape(op.name), by_op=False),
+        shape=shape,
         dtype=d._np,
         key=stream.key,
         counter=stream.counter,

@@ -108,6 +108,22 @@ KNOWN = {
         "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
         ["raises", "TypeError"],
     ),
+    "random.stateless_truncated_normal([2,3], [3,2], dtype=np_f16)": (
+        "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
+        ["raises", "TypeError"],
+    ),
+    "random.stateless_truncated_normal([2,3], [3,2], dtype=np_f64)": (
+        "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
+        ["raises", "TypeError"],
+    ),
+    "random.stateless_uniform([2,3], [3,2], dtype=True)": (
+        "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
+        ["raises", "TypeError"],
+    ),
+    "random.stateless_uniform([2,3], [3,2], dtype=np_f32_2x3)": (
+        "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
+        ["raises", "TypeError"],
+    ),
     "random.uniform([2,3], dtype=np_str)": (
         "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
         ["raises", "TypeError"],
