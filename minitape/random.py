@@ -20,8 +20,10 @@ drawing anew on every call; their kernels' state lives here, in `_global`.
 
 import contextlib
 import copy
+import itertools
 import random as _py_random
 import secrets
+import weakref
 
 import numpy as np
 
@@ -42,14 +44,19 @@ __all__ = [
     "stateless_normal",
     "stateless_uniform",
     "stateless_truncated_normal",
+    "Generator",
+    "get_global_generator",
+    "set_global_generator",
+    "create_rng_state",
 ]
 
 DEFAULT_GRAPH_SEED = 87654321  # TF's global seed for an op seeded without one
 _MAXINT32 = 2**31 - 1
 
 # seed: the global seed as given (None: not set); rng: the Python generator of op seeds;
-# kernels: (op, seed, seed2, dtypes...) -> the Philox stream of that op's kernel.
-_global = {"seed": None, "rng": None, "kernels": {}}
+# kernels: (op, seed, seed2, dtypes...) -> the Philox stream of that op's kernel;
+# generators: the state of each tf.random.Generator, [counter low, counter high, key].
+_global = {"seed": None, "rng": None, "kernels": {}, "generators": {}}
 
 
 @contextlib.contextmanager
@@ -527,3 +534,217 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dt.float32, nam
         return _stateless_draw(StatelessRandomUniformIntV2, shape, seed, d, lo=lo, hi=hi)
     rnd = _stateless_draw(StatelessRandomUniformV2, shape, seed, d)
     return add(multiply(rnd, subtract(maxval, minval)), minval)
+
+
+# --- tf.random.Generator: a stream of its own --------------------------------------------
+_M64 = (1 << 64) - 1
+_STATE_SIZE = 3  # Philox: the counter (two 64-bit words), then the key
+_ALGORITHMS = {1: 1, 3: 1, "philox": 1, "auto_select": 1}  # (on CPU, auto_select is Philox)
+_generator_ids = itertools.count()
+
+
+def _forget(generator_id):
+    _global["generators"].pop(generator_id, None)
+
+
+def _state_words(seed):
+    """A generator's state from a seed, as TF's create_rng_state makes it: an int is cut into
+    64-bit words, low first (so a small seed is the counter, with key 0); anything else is
+    read as int64s, its first three kept, zeros put on the left of a shorter one."""
+    if isinstance(seed, int):
+        words = []
+        for _ in range(_STATE_SIZE):
+            words.append(seed & _M64)
+            seed >>= 64
+        return words
+    from .tensor import convert_to_tensor
+
+    values = convert_to_tensor(seed).numpy().astype(np.int64).reshape(-1)[:_STATE_SIZE]
+    words = [int(v) & _M64 for v in values.tolist()]
+    return [0] * (_STATE_SIZE - len(words)) + words
+
+
+def _algorithm(alg):
+    key = alg.strip().lower().replace("-", "").replace("_", "") if isinstance(alg, str) else alg
+    key = {"autoselect": "auto_select"}.get(key, key)
+    key = getattr(key, "value", key)  # (an Algorithm enum)
+    if key not in _ALGORITHMS:
+        raise ValueError(
+            f"Argument `alg` got unsupported value {alg}. Supported values are 1 for the "
+            "Philox algorithm and 3 for auto-selection (minitape has no ThreeFry)."
+        )
+    return _ALGORITHMS[key]
+
+
+def _generator_stream(generator_id, size):
+    """The generator's stream as it is, then its counter moved on by 256 blocks per output
+    (TF's RngReadAndSkip)."""
+    c0, c1, key = _global["generators"][generator_id]
+    counter = c0 | c1 << 64
+    moved = (counter + 256 * size) & ((1 << 128) - 1)
+    _global["generators"][generator_id] = [moved & _M64, moved >> 64, key]
+    return philox.Stream(key, counter)
+
+
+def _generated(draw):
+    def forward(shape, dtype, generator):
+        size = _size(shape)
+        return draw(_generator_stream(generator, size), size, dtype).reshape(shape)
+
+    return forward
+
+
+StatefulStandardNormalV2 = Op("StatefulStandardNormalV2", _generated(philox.normal))
+StatefulUniform = Op("StatefulUniform", _generated(_uniform_floats))
+StatefulTruncatedNormal = Op("StatefulTruncatedNormal", _generated(philox.truncated_normal))
+StatefulUniformFullInt = Op("StatefulUniformFullInt", _generated(_full_int))
+StatefulUniformInt = Op(
+    "StatefulUniformInt",
+    lambda shape, dtype, generator, lo, hi: _generated(
+        lambda stream, size, dtype: philox.uniform_int(stream, size, lo, hi, dtype)
+    )(shape, dtype, generator),
+)
+
+
+class Generator:
+    """`tf.random.Generator`: random numbers from a Philox stream of its own, as TF's.
+
+    `Generator.from_seed(s)` starts the stream at counter s, key 0 (TF's create_rng_state);
+    every draw of n numbers takes the stream where it is and moves its counter on by 256 * n
+    blocks. `split(k)` draws k int64 keys and makes k generators with those keys, counter 0.
+    Its draws are ops, so `minitape.function` replays them. (`state` is a tensor of the three
+    int64 words, not a variable.)"""
+
+    def __init__(self, copy_from=None, state=None, alg=None):
+        if copy_from is not None:
+            if state is not None or alg is not None:
+                raise ValueError("When `copy_from` is not None, `state` and `alg` must be None.")
+            words, alg = list(_global["generators"][copy_from._id]), copy_from.algorithm
+        else:
+            if state is None or alg is None:
+                raise ValueError("When `copy_from` is None, `state` and `alg` must not be None.")
+            words = _state_words(state)
+        self._alg = _algorithm(alg)
+        self._id = next(_generator_ids)
+        _global["generators"][self._id] = words
+        weakref.finalize(self, _forget, self._id)
+
+    @classmethod
+    def from_seed(cls, seed, alg=None):
+        return cls(state=seed, alg=1 if alg is None else alg)
+
+    @classmethod
+    def from_state(cls, state, alg):
+        return cls(state=state, alg=alg)
+
+    @classmethod
+    def from_non_deterministic_state(cls, alg=None):
+        words = [secrets.randbits(64) for _ in range(_STATE_SIZE)]
+        return cls(state=[w - (1 << 64) if w >> 63 else w for w in words], alg=alg or 1)
+
+    def reset(self, state):
+        _global["generators"][self._id] = _state_words(state)
+
+    def reset_from_seed(self, seed):
+        self.reset(seed)
+
+    @property
+    def state(self):
+        from .tensor import convert_to_tensor
+
+        words = [w - (1 << 64) if w >> 63 else w for w in _global["generators"][self._id]]
+        return convert_to_tensor(np.array(words, dtype=np.int64))
+
+    @property
+    def algorithm(self):
+        return self._alg
+
+    @property
+    def key(self):
+        return self.state[-1]
+
+    def skip(self, delta):
+        """Move the counter on by 256 * delta blocks; returns the state before."""
+        before = self.state
+        _generator_stream(self._id, int(delta))
+        return before
+
+    def _draw(self, op, shape, dtype, **attrs):
+        return apply(op, shape=_shape(shape, op.name), dtype=dtype._np, generator=self._id, **attrs)
+
+    def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None):
+        from .tensor import convert_to_tensor
+
+        d = _float_dtype(dtype, "Generator.normal")
+        mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+        return _scale_shift(self._draw(StatefulStandardNormalV2, shape, d), stddev, mean)
+
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None):
+        from .tensor import convert_to_tensor
+
+        d = _float_dtype(dtype, "Generator.truncated_normal")
+        mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+        return _scale_shift(self._draw(StatefulTruncatedNormal, shape, d), stddev, mean)
+
+    def uniform(self, shape, minval=0, maxval=None, dtype=_dt.float32, name=None):
+        from .ops import add, multiply, subtract
+        from .tensor import convert_to_tensor
+
+        d = _dt.as_dtype(dtype)
+        if d.is_integer:
+            if (minval is None) != (maxval is None):
+                raise ValueError(
+                    f"For integer dtype {d!r}, minval and maxval must be both `None` or both "
+                    f"non-`None`; got minval={minval} and maxval={maxval}"
+                )
+        elif maxval is None:
+            maxval = 1
+        if d.is_integer and minval is None:
+            return self.uniform_full_int(shape, d)
+        minval, maxval = convert_to_tensor(minval, dtype=d), convert_to_tensor(maxval, dtype=d)
+        if d.is_integer:
+            lo, hi = _int_bounds(minval, maxval, "StatelessRandomUniformIntV2")
+            return self._draw(StatefulUniformInt, shape, d, lo=lo, hi=hi)
+        rnd = self._draw(StatefulUniform, shape, d)
+        return add(multiply(rnd, subtract(maxval, minval)), minval)
+
+    def uniform_full_int(self, shape, dtype="uint64", name=None):
+        """Integers over the dtype's whole range (minitape has no unsigned 32- and 64-bit
+        dtypes: give dtype=tf.int64 or tf.int32)."""
+        return self._draw(StatefulUniformFullInt, shape, _dt.as_dtype(dtype))
+
+    def make_seeds(self, count=1):
+        """A (2, count) int64 tensor of seeds for the stateless ops: keys drawn from this
+        generator over zeros."""
+        from .ops import stack, zeros_like
+
+        keys = self.uniform_full_int([count], _dt.int64)
+        return stack([keys, zeros_like(keys)])
+
+    def split(self, count=1):
+        """`count` new generators, independent of this one (their keys drawn from it)."""
+        keys = self.uniform_full_int([count], _dt.int64).numpy().tolist()
+        return [Generator(state=[0, 0, key], alg=self._alg) for key in keys]
+
+
+_global_generator = [None]
+
+
+def get_global_generator():
+    """The generator of the program (made from a random state on first use, as in TF)."""
+    if _global_generator[0] is None:
+        _global_generator[0] = Generator.from_non_deterministic_state()
+    return _global_generator[0]
+
+
+def set_global_generator(generator):
+    _global_generator[0] = generator
+
+
+def create_rng_state(seed, alg):
+    """The state `Generator.from_seed(seed, alg)` starts from, as an int64 tensor."""
+    from .tensor import convert_to_tensor
+
+    _algorithm(alg)
+    words = [w - (1 << 64) if w >> 63 else w for w in _state_words(seed)]
+    return convert_to_tensor(np.array(words, dtype=np.int64))

@@ -399,3 +399,55 @@ def random_function_that_makes_a_variable(tf):
         return box[0] + tf.random.normal((2,))
 
     return [f(), f(), f()]
+
+
+# --- tf.random.Generator --------------------------------------------------------------------
+@case(**EXACT)
+def random_generator_from_seed(tf):
+    """A generator's stream: counter = the seed, key 0; each draw of n numbers moves the
+    counter on by 256 * n. (Its state is read with .numpy(): TF's is a variable, minitape's a
+    tensor made when asked.)"""
+    g = tf.random.Generator.from_seed(1)
+    out = [g.state.numpy(), g.normal((3,)), g.state.numpy(), g.normal((3,))]
+    out += [
+        g.normal((2, 2), mean=1.0),
+        g.uniform((5,)),
+        g.uniform((3,), minval=-2.0, maxval=2.0),
+        g.uniform((4,), maxval=10, dtype=tf.int32),
+        g.uniform((3,), minval=-5, maxval=2**40, dtype=tf.int64),
+        g.uniform((3,), dtype=tf.float64),
+        g.normal((3,), dtype=tf.float64),
+        g.truncated_normal((6,)),
+        g.uniform_full_int((2,), dtype=tf.int64),
+        g.state.numpy(),
+    ]
+    for seed in (0, 42, 2**70 + 5, -1, [1, 2], [3, 4, 5, 6]):
+        h = tf.random.Generator.from_seed(seed)
+        out.append([h.state.numpy(), h.normal((2,))])
+    return out
+
+
+@case(**EXACT)
+def random_generator_split_and_seeds(tf):
+    g = tf.random.Generator.from_seed(7)
+    a, b = g.split(2)
+    c = tf.random.Generator.from_seed(7)
+    return [
+        a.state.numpy(),
+        b.state.numpy(),
+        g.state.numpy(),
+        a.normal((3,)),
+        b.normal((3,)),
+        g.normal((3,)),
+        c.normal((3,)),
+        g.make_seeds(2),
+        tf.random.stateless_normal((2,), seed=g.make_seeds(1)[:, 0]),
+        tf.random.create_rng_state(5, "philox"),
+    ]
+
+
+@case(**EXACT)
+def random_generator_in_a_function(tf):
+    g = tf.random.Generator.from_seed(3)
+    f = tf.function(lambda: g.normal((2,)))
+    return [f(), f(), g.normal((2,)), f(), g.state.numpy()]
