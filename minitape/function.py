@@ -230,7 +230,8 @@ class Graph:
         kept = []
         for node in reversed(self.nodes):
             kind, what, ins, _, out = node
-            if kind is _ASSIGN or out in needed or (kind is _OP and what.name.startswith("Random")):
+            stateful = kind is _OP and what.name.startswith(_STATEFUL)
+            if kind is _ASSIGN or out in needed or stateful:
                 needed.update(ins)
                 kept.append(node)
         self.nodes = kept[::-1]
@@ -338,7 +339,7 @@ def _compile(graph):
             var = _global_name(env, "v_" + what.name.split(":")[0], what)
             known[out] = f"s{out}"
             lines.append(f"s{out} = {var}._snap._value")
-        elif ins and constant.issuperset(ins) and not what.name.startswith("Random"):
+        elif ins and constant.issuperset(ins) and not what.name.startswith(_STATEFUL):
             constant.add(out)
             known[out] = f"c{out}"
             env[known[out]] = what.forward(*[env[known[i]] for i in ins], **attrs)
@@ -371,6 +372,11 @@ def _global_name(env, name, obj):
         candidate = f"{base}_{n}"
     env[candidate] = obj
     return candidate
+
+
+# Ops that change state with every run (random draws from a kernel's stream): never pruned
+# nor computed once.
+_STATEFUL = ("Random", "TruncatedNormal", "Multinomial", "Stateful")
 
 
 def _is_literal(value):
@@ -712,6 +718,9 @@ class Function:
         """Run the Python function once with a Graph listening; return what it returned.
         `dry`: put every variable back afterwards (for `get_concrete_function`)."""
         graph = Graph(self.__name__)
+        # (the random ops of every trace for this signature draw from the same kernels: the
+        # graph that is replayed continues the streams its first, variable-making trace began)
+        graph.kernel_scope = (id(self), key)
         stand_ins = iter([graph.add_input(t, n) for t, n in zip(tensors, names)])
         for name, value in bound.arguments.items():
             bound.arguments[name] = _substitute(value, stand_ins)

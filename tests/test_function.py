@@ -136,7 +136,7 @@ def test_tensors_from_outside_are_constants():
 
 def test_random_ops_draw_fresh_numbers_like_eager():
     def draw():
-        return tf.random.normal((3,))
+        return tf.random.normal((3,), seed=1)
 
     tf.random.set_seed(3)
     eager = [draw().numpy() for _ in range(3)]
@@ -144,8 +144,21 @@ def test_random_ops_draw_fresh_numbers_like_eager():
     tf.random.set_seed(3)
     traced = [f().numpy() for _ in range(3)]
     assert not np.array_equal(traced[1], traced[2])
-    for a, b in zip(eager, traced):
+    for a, b in zip(eager, traced):  # the same seeds: the same stream, continued call by call
         assert np.array_equal(a, b)
+    tf.random.set_seed(3)  # (and set_seed starts the function's stream again)
+    assert np.array_equal(f().numpy(), traced[0])
+
+
+def test_random_ops_without_op_seed_are_seeded_by_their_place_in_the_graph():
+    # As in TF: in a traced function, the op seed is the graph's count of unseeded random ops
+    # (0, 1, ...), not the next number of the eager generator.
+    tf.random.set_seed(3)
+    f = tf.function(lambda: (tf.random.normal((3,)), tf.random.normal((3,))))
+    a, b = f()
+    tf.random.set_seed(3)
+    assert np.array_equal(a.numpy(), tf.random.normal((3,), seed=0).numpy())
+    assert np.array_equal(b.numpy(), tf.random.normal((3,), seed=1).numpy())
 
 
 def test_non_differentiable_ops_are_replayed_not_frozen():

@@ -283,6 +283,13 @@ FUNCS = {
     "@assign": (["var_f32_3", "[1.0,2.0,3.0]"], {}),
     "@assign_add": (["var_f32_3", "[1.0,2.0,3.0]"], {}),
     "@assign_sub": (["var_f32_3", "[1.0,2.0,3.0]"], {}),
+    # random, continued (last, so that the calls before them stay the same)
+    "random.truncated_normal": (["[2,3]"], {}),
+    "random.categorical": ([_T, "2"], {}),
+    "random.stateless_normal": (["[2,3]", "[3,2]"], {}),
+    "random.stateless_uniform": (["[2,3]", "[3,2]"], {}),
+    "random.stateless_truncated_normal": (["[2,3]", "[3,2]"], {}),
+    "keras.utils.set_random_seed": (["1"], {}),
 }
 POOL["'ij->ji'"] = lambda tf: "ij->ji"
 POOL["'relu'"] = lambda tf: "relu"
@@ -413,6 +420,11 @@ _TAKES = {
         "one_hot",
         "random.normal",
         "random.uniform",
+        "random.truncated_normal",
+        "random.categorical",
+        "random.stateless_normal",
+        "random.stateless_uniform",
+        "random.stateless_truncated_normal",
     },
     "shape": {"constant"},
     "keepdims": {"reduce_sum", "reduce_mean", "reduce_max", "norm"},
@@ -422,7 +434,13 @@ _TAKES = {
     "output_type": {"argmax", "argmin"},
     "batch_dims": {"gather"},
     "out_type": {"shape", "size"},
-    "seed": {"random.normal", "random.uniform", "random.shuffle"},
+    "seed": {
+        "random.normal",
+        "random.uniform",
+        "random.shuffle",
+        "random.truncated_normal",
+        "random.categorical",
+    },
     "momentum": {"keras.optimizers.SGD"},
     "depth": set(),
     "activation": {"keras.layers.Dense"},

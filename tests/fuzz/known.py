@@ -108,77 +108,25 @@ KNOWN = {
         "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
         ["raises", "TypeError"],
     ),
-    "random.normal([2,3], seed=tf.float64)": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "ValueError"],
-    ),
-    "random.normal([2,3], seed=tf.int64)": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "ValueError"],
-    ),
-    "random.set_seed('relu')": (
-        "a global seed that is not an integer: TF's set_seed hashes a string and calls int() on the rest (its own TypeError/ValueError from int()); minitape converts it as an integer argument and refuses it naming `seed` (the class differs where TF's int() and minitape's conversion disagree)",
+    "random.stateless_truncated_normal([2,3], [3,2], dtype=np_f16)": (
+        "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
         ["raises", "TypeError"],
     ),
-    "random.set_seed((1,'a'))": (
-        "a global seed that is not an integer: TF's set_seed hashes a string and calls int() on the rest (its own TypeError/ValueError from int()); minitape converts it as an integer argument and refuses it naming `seed` (the class differs where TF's int() and minitape's conversion disagree)",
-        ["raises", "ValueError"],
-    ),
-    "random.set_seed(float)": (
-        "a global seed that is not an integer: TF's set_seed hashes a string and calls int() on the rest (its own TypeError/ValueError from int()); minitape converts it as an integer argument and refuses it naming `seed` (the class differs where TF's int() and minitape's conversion disagree)",
-        ["raises", "ValueError"],
-    ),
-    "random.set_seed(var_str)": (
-        "a global seed that is not an integer: TF's set_seed hashes a string and calls int() on the rest (its own TypeError/ValueError from int()); minitape converts it as an integer argument and refuses it naming `seed` (the class differs where TF's int() and minitape's conversion disagree)",
+    "random.stateless_truncated_normal([2,3], [3,2], dtype=np_f64)": (
+        "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
         ["raises", "TypeError"],
     ),
-    "random.shuffle(f32_3, seed='ij->ji')": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "InvalidArgumentError"],
+    "random.stateless_uniform([2,3], [3,2], dtype=True)": (
+        "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
+        ["raises", "TypeError"],
     ),
-    "random.shuffle(f32_3, seed=[2.7,1])": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "InvalidArgumentError"],
-    ),
-    "random.shuffle(f32_3, seed=[3,2])": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "InvalidArgumentError"],
-    ),
-    "random.shuffle(f32_3, seed=[])": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "InvalidArgumentError"],
-    ),
-    "random.shuffle(f32_3, seed=f32_0x3)": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "InvalidArgumentError"],
-    ),
-    "random.shuffle(f32_3, seed=f32_3)": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "InvalidArgumentError"],
-    ),
-    "random.shuffle(f32_3, seed=i32_3)": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "InvalidArgumentError"],
-    ),
-    "random.shuffle(f32_3, seed=ragged)": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "InvalidArgumentError"],
+    "random.stateless_uniform([2,3], [3,2], dtype=np_f32_2x3)": (
+        "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
+        ["raises", "TypeError"],
     ),
     "random.uniform([2,3], dtype=np_str)": (
         "a tensor, array or number given as a dtype: TF's as_dtype reads an array by its .dtype and a float or bool as its DataType enum, and TF's Python code then fails on a tensor in odd places (a ValueError about converting tf.float32, an array's ambiguous truth value); minitape's as_dtype refuses anything that is not a dtype, with TypeError",
         ["raises", "TypeError"],
-    ),
-    "random.uniform([2,3], seed=1.5)": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "TypeError"],
-    ),
-    "random.uniform([2,3], seed=[True,1])": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "ValueError"],
-    ),
-    "random.uniform([2,3], seed=np.dtype('<U3'))": (
-        "a seed that is not an integer: TF hashes a string seed, truncates a float, and fails inside its seed arithmetic on a dtype or a list (TypeError 'Cannot convert 2147483647 to EagerTensor of dtype string', '%' on a DType); minitape refuses it at the argument, naming `seed` (its class can differ: InvalidArgumentError for an op seed TF would hand to the kernel)",
-        ["raises", "ValueError"],
     ),
     "repeat(f32_2x3, [True,1], axis=0)": (
         "repeats given as a list mixing bools and ints: TF converts it as int32 (True is 1) and repeats; minitape's conversion refuses the mixed list (ValueError, as tf.constant([True, 1]) does)",

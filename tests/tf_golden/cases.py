@@ -5878,5 +5878,6 @@ from . import (  # noqa: E402, F401
     cases_course_nb10,
     cases_course_nb11,
     cases_nn,
+    cases_random,
     cases_refusals,
 )
