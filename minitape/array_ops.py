@@ -202,6 +202,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         want = next(iter(values.values())).dtype if values else _dt.float32
     on = values["on_value"] if "on_value" in values else convert_to_tensor(1, dtype=want)
     off = values["off_value"] if "off_value" in values else convert_to_tensor(0, dtype=want)
+    if isinstance(dtype, np.ndarray) and not values:
+        bool(dtype != dtype)  # (TF then compares on_value's dtype with off_value's: both are
+        # the array, whose truth numpy refuses unless it holds one value)
     if on.dtype != off.dtype:
         raise TypeError(
             f"dtype {on.dtype!r} of on_value does not match dtype {off.dtype!r} of off_value"

@@ -1113,8 +1113,8 @@ def zeros(shape, dtype=_dt.float32, name=None):
 
 def ones(shape, dtype=_dt.float32, name=None):
     npd = _dt.as_dtype(dtype)._np
-    if npd.kind == "O":
-        raise invalid("Fill", "ones of a string dtype: TF has no 1 for strings")
+    if npd.kind == "O":  # (TF converts its 1 to the dtype)
+        raise TypeError("Cannot convert 1 to EagerTensor of dtype string")
     return Tensor(np.ones(_new_shape(shape, "Fill"), dtype=npd))
 
 
@@ -1127,13 +1127,47 @@ def _strings_or(arr):
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     v = read(input)._value
+    if dtype is not None and not isinstance(dtype, _dt.DType):
+        dtype = _like_dtype(dtype, v.dtype)
     npd = v.dtype if dtype is None else _dt.as_dtype(dtype)._np
     return Tensor(_strings_or(np.zeros(v.shape, dtype=npd)))
 
 
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     v = read(input)._value
+    if dtype is not None and not isinstance(dtype, _dt.DType):
+        dtype = _like_dtype(dtype, v.dtype)
+    if v.dtype.kind == "O" and (dtype is None or _dt.as_dtype(dtype)._np == v.dtype):
+        raise invalid(  # (the OnesLike op, which TF runs when the dtype stays)
+            "OnesLike",
+            "Value for attr 'T' of string is not in the list of allowed values: bfloat16, "
+            "half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
+            "complex64, complex128, bool",
+        )
     return ones(v.shape, v.dtype if dtype is None else dtype)
+
+
+def _like_dtype(dtype, have):
+    """zeros_like/ones_like's `dtype` when it is no DType, read as TF's Python code reads it:
+    `if dtype != input.dtype` first. A tensor there is compared with the dtype by an op, which
+    cannot convert a DType (ValueError); an array is compared element-wise, and the truth of
+    that comparison is numpy's (ValueError unless it holds one element); anything else is
+    read by as_dtype."""
+    have = _dt.from_numpy(have)
+    if isinstance(dtype, _TensorLike):
+        raise ValueError(
+            f"Attempt to convert a value ({have!r}) with an unsupported type "
+            f"({type(have)}) to a Tensor."
+        )
+    if isinstance(dtype, np.ndarray):
+        if dtype.size != 1:
+            bool(np.empty(dtype.size))  # (numpy's ValueError, in numpy's words)
+        try:
+            same = _dt.as_dtype(dtype.reshape(-1)[0].item()) == have
+        except TypeError:
+            same = False
+        return None if same else dtype
+    return dtype
 
 
 def fill(dims, value, name=None):
@@ -1183,7 +1217,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
         )
     else:
         npd = _dt.as_dtype(dtype)._np
-        if npd.kind not in "iuf":
+        if npd.kind not in "iufc":  # (complex: Range refuses it, in _range_kernel)
             raise TypeError(
                 f"Value passed to parameter 'start' has DataType "
                 f"{_dt.from_numpy(npd).name} not in list of allowed values: "
@@ -1256,8 +1290,10 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=No
 
 
 def shape(input, out_type=_dt.int32, name=None):  # noqa: A002
-    empty = type(out_type) is list and not out_type  # (TF's generated op reads [] as unset)
-    out = _dt.int32 if out_type is None or empty else _dt.as_dtype(out_type)
+    # (TF's Python code takes any out_type that is false as unset: None, [], 0, an empty
+    # tensor; an array's or a tensor's truth is numpy's, a ValueError unless it has one value)
+    unset = out_type is None or not isinstance(out_type, _dt.DType) and not out_type
+    out = _dt.int32 if unset else _dt.as_dtype(out_type)
     if out.name not in ("int32", "int64"):
         raise invalid(
             "Shape",
@@ -1268,7 +1304,14 @@ def shape(input, out_type=_dt.int32, name=None):  # noqa: A002
 
 
 def size(input, out_type=_dt.int32, name=None):  # noqa: A002
-    return Tensor(np.array(read(input)._value.size, dtype=_dt.as_dtype(out_type)._np))
+    n = read(input)._value.size
+    if type(out_type) is not _dt.DType:
+        if out_type is not None:  # (TF's Python code reads out_type.as_numpy_dtype)
+            raise TypeError(f"size's out_type must be a DType such as tf.int32, got {out_type!r}")
+        out_type = _dt.int32
+    if out_type._np.kind == "O":  # (TF converts the count to the dtype)
+        raise TypeError(f"Cannot convert {n} to EagerTensor of dtype string")
+    return Tensor(np.array(n, dtype=out_type._np))
 
 
 def rank(input, name=None):  # noqa: A002

@@ -149,3 +149,46 @@ def embedding_lookup_of_a_tuple_is_one_table(tf):
         tf.nn.embedding_lookup(tuple(shards), [1]),
         tf.nn.embedding_lookup(shards, [1]),
     ]
+
+
+@case(message=True)
+def dtype_given_as_an_array_a_bool_or_an_enum_number(tf):
+    """TF's as_dtype reads an array by its dtype and looks anything else up among the DataType
+    enum values (True and 1.0 are 1: float32; 2.0 is float64); zeros_like/ones_like first
+    compare the argument with the input's dtype, where an array's truth is numpy's."""
+    x = tf.constant([[1.0, -2.0, 3.0]])
+    names = [
+        tf.as_dtype(v).name
+        for v in (np.array([1, 2], np.uint8), np.array([0.5]), np.array(["a"]), True, 1.0, 2.0)
+    ]
+    return [
+        names,
+        tf.as_dtype(np.float64(2.5)).name,
+        tf.as_dtype(np.float64(3.0)).name,
+        attempt(tf.as_dtype, False),
+        attempt(tf.as_dtype, 1.5),
+        attempt(tf.as_dtype, bytes),
+        attempt(tf.as_dtype, complex),
+        tf.cast(x, np.array([1, 0, 2], dtype=np.int64)),
+        tf.cast(x, True),
+        tf.zeros([2], dtype=np.array([True, False])),
+        tf.ones([2], dtype=2.0),
+        tf.eye(2, dtype=np.array([1], np.int64)),
+        tf.zeros_like(x, dtype=True),
+        tf.ones_like(x, dtype=2.0),
+        tf.zeros_like(x, dtype=np.array([2.0])),
+        tf.ones_like(x, dtype=np.array([[1]])),
+        attempt(tf.zeros_like, x, dtype=np.array([1, 2], np.uint8)),
+        attempt(tf.ones_like, x, dtype=np.zeros(0)),
+        type(attempt(tf.zeros_like, x, dtype=tf.constant([1]))).__name__,
+        tf.one_hot(tf.constant([1, 0]), 2, dtype=np.array([2.0])),
+        attempt(tf.one_hot, tf.constant([1, 0]), 2, dtype=np.ones(3)),
+        attempt(tf.one_hot, tf.constant([1, 0]), 2, dtype=np.array(["a", "b"])),
+        tf.shape(x, out_type=0),
+        tf.shape(x, out_type=tf.zeros([0])),
+        attempt(tf.shape, x, out_type=np.ones(3)),
+        attempt(tf.ones, [2], dtype=tf.string),
+        attempt(tf.ones_like, tf.constant(["a"])),
+        attempt(tf.size, x, out_type=tf.string),
+        type(attempt(tf.range, 3, dtype=np.complex128)).__name__,
+    ]
