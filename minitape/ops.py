@@ -23,8 +23,10 @@ from .tensor import (
     Tensor,
     TensorShape,
     Variable,
+    _leaves,
     _TensorLike,
     convert_to_tensor,
+    nest_shape,
     operand,
     read,
     tf_type_name,
@@ -741,6 +743,22 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
         _refuse("ClipByValue", t, _NUMBERS)
     lo = operand(clip_value_min, t, "ClipByValue")
     hi = operand(clip_value_max, t, "ClipByValue")
+    shape = t._value.shape
+    # (TF computes minimum(t, max), then maximum(that, min), and checks after each that the
+    # shape is still t's: a bound may not broadcast t to a larger shape)
+    for bound, op_name in ((hi, "Minimum"), (lo, "Maximum")):
+        bs = bound._value.shape
+        if bs and bs != shape:
+            try:
+                out = np.broadcast_shapes(shape, bs)
+            except ValueError:
+                raise invalid(
+                    op_name, f"Incompatible shapes: {_dims(shape)} vs. {_dims(bs)}"
+                ) from None
+            if out != shape:
+                raise ValueError(
+                    f"Shapes {TensorShape._of(shape)} and {TensorShape._of(out)} are incompatible"
+                )
     return apply(ClipByValue, t, lo, hi)
 
 
@@ -1035,9 +1053,16 @@ def _index_error(numpy_message, ndim):
 # --- reductions ---------------------------------------------------------------------------
 def _reduction(op, kinds=_NUMBERS):
     def reduce(input_tensor, axis=None, keepdims=False, name=None):
-        if axis is None and kinds is _BOOLS and not isinstance(input_tensor, _TensorLike):
-            read(input_tensor)  # (TF finds the axes from its rank: converted as it is, first)
-        t = input_tensor if type(input_tensor) is Tensor else _input(input_tensor, kinds)
+        try:
+            if axis is None and kinds is _BOOLS and not isinstance(input_tensor, _TensorLike):
+                read(input_tensor)  # (TF finds the axes from its rank: converted as it is)
+            t = input_tensor if type(input_tensor) is Tensor else _input(input_tensor, kinds)
+        except InvalidArgumentError:
+            if axis is not None or keepdims or not _deeper_than_numpy(input_tensor):
+                raise
+            # (TF holds a tensor of up to 254 dimensions; reduced over all of them it is
+            # a number, which needs only the values)
+            t = _input(list(_leaves(input_tensor)), kinds)
         if t._value.dtype.kind not in kinds:
             _refuse(op.name, t, kinds)
         axes = _axes(axis, t._value.ndim, op.name)
@@ -1053,6 +1078,10 @@ reduce_max = _reduction(Max)
 reduce_min = _reduction(Min)
 reduce_all = _reduction(All, _BOOLS)
 reduce_any = _reduction(Any, _BOOLS)
+
+
+def _deeper_than_numpy(value):
+    return isinstance(value, (list, tuple)) and len(nest_shape(value)[0]) > 64
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
@@ -1300,11 +1329,23 @@ def shape(input, out_type=_dt.int32, name=None):  # noqa: A002
             f"Value for attr 'out_type' of {tf_type_name(out._np)} is not in the list of "
             "allowed values: int32, int64",
         )
-    return Tensor(np.array(read(input)._value.shape, dtype=out._np))
+    return Tensor(np.array(_shape_of(input), dtype=out._np))
+
+
+def _shape_of(x):
+    """The shape of `x` (read as a tensor); a Python nest deeper than numpy's 64 dimensions,
+    which TF holds as a tensor, by its lengths."""
+    try:
+        return read(x)._value.shape
+    except InvalidArgumentError:
+        if not _deeper_than_numpy(x):
+            raise
+        read(list(_leaves(x)))  # (its values must convert)
+        return tuple(nest_shape(x)[0])
 
 
 def size(input, out_type=_dt.int32, name=None):  # noqa: A002
-    n = read(input)._value.size
+    n = math.prod(_shape_of(input))
     if type(out_type) is not _dt.DType:
         if out_type is not None:  # (TF's Python code reads out_type.as_numpy_dtype)
             raise TypeError(f"size's out_type must be a DType such as tf.int32, got {out_type!r}")
@@ -1315,7 +1356,7 @@ def size(input, out_type=_dt.int32, name=None):  # noqa: A002
 
 
 def rank(input, name=None):  # noqa: A002
-    return Tensor(np.int32(read(input)._value.ndim))
+    return Tensor(np.int32(len(_shape_of(input))))
 
 
 # --- Python operators on tensors and variables --------------------------------------------

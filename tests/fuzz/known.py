@@ -220,17 +220,9 @@ KNOWN = {
         "map_fn over the Python type `int`: TF fails converting it (TypeError); minitape refuses it as elems that hold no tensor (ValueError)",
         ["raises", "ValueError"],
     ),
-    "scan(fn:add, f32_3, initializer=[1,'a'])": (
-        "scan with an initializer mixing an int and a string: TF converts the list to a string tensor and its Cast fails (UnimplementedError); minitape's conversion refuses the mixed list (TypeError)",
-        ["raises", "TypeError"],
-    ),
     "vectorized_map(fn:none, f32_3)": (
         "vectorized_map of a function returning None: TF's pfor returns None; minitape refuses (ValueError: nothing to stack)",
         ["raises", "ValueError"],
-    ),
-    "while_loop(fn:pair, fn:inc, lv:[0], maximum_iterations=5)": (
-        "a while_loop cond that returns a tuple of tensors, with maximum_iterations: TF combines the counter test with the tuple by Python's truth value (numpy's ValueError: the truth value of an array is ambiguous); minitape's logical_and converts the tuple to bool and refuses its float tensor (TypeError)",
-        ["raises", "TypeError"],
     ),
 }
 

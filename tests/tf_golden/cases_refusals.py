@@ -192,3 +192,57 @@ def dtype_given_as_an_array_a_bool_or_an_enum_number(tf):
         attempt(tf.size, x, out_type=tf.string),
         type(attempt(tf.range, 3, dtype=np.complex128)).__name__,
     ]
+
+
+@case(message=True)
+def python_lists_holding_tensors_of_other_dtypes(tf):
+    """TF packs a list that holds tensors: cast to the dtype asked for (an op's other operand),
+    else one Pack of tensors that must agree, else each tensor must have the first's dtype."""
+    f, i = tf.constant([0.5, -1.0]), tf.constant([1, 2])
+    return [
+        tf.add(np.array([0.5, 2.0]), [f, i]),
+        tf.multiply(np.float64(2.0), [f, i]),
+        tf.constant([1.0, 2.0], tf.float64) + [f, i],
+        tf.convert_to_tensor([f, i], dtype=tf.float64),
+        tf.convert_to_tensor([f, [1, 0]], dtype=tf.float32),
+        tf.convert_to_tensor([tf.constant(1.0), np.array(2.0)]),
+        tf.convert_to_tensor([tf.constant(1.0), 2], dtype_hint=tf.int32),
+        attempt(tf.convert_to_tensor, [f, i]),
+        attempt(tf.add, [f, i], np.array([0.5, 2.0])),
+        attempt(tf.convert_to_tensor, [[tf.constant(1)], tf.constant([1.0])]),
+        attempt(tf.convert_to_tensor, [tf.constant([1.0]), tf.constant([1.0, 2.0])]),
+        attempt(tf.convert_to_tensor, [tf.constant([1, 0]), [1.5, 2.0]]),
+        attempt(tf.add, np.array([0.5, 2.0]), [f, tf.constant(["a", "b"])]),
+        attempt(tf.clip_by_value, np.array([0.5, 2.0, 1.0]), [f, f, f], 1.5),
+    ]
+
+
+@case(message=True)
+def python_lists_deeper_than_numpy_and_ints_beyond_int64(tf):
+    """A list nested 70 deep is a tensor TF can hold (up to 254 dimensions) but not turn into
+    numpy: reduced over every axis, or asked its shape, it is fine. An int beyond int64 becomes
+    a float where a floating dtype is asked for."""
+    deep = 2.0
+    for _ in range(70):
+        deep = [deep]
+    return [
+        tf.reduce_sum(deep),
+        tf.reduce_max(deep),
+        tf.reduce_all(_nest(True, 70)),
+        tf.shape(deep),
+        tf.size(deep),
+        tf.rank(deep),
+        tf.convert_to_tensor(2**70, dtype=tf.float32),
+        tf.constant([2**70, 1.5], dtype=tf.float64),
+        tf.linspace(0.0, 2**70, 3),
+        tf.keras.losses.mae(2**70, tf.constant([0.5, -1.0])),
+        attempt(tf.convert_to_tensor, 2**70),
+        attempt(tf.convert_to_tensor, 2**70, dtype=tf.int64),
+        attempt(tf.convert_to_tensor, 2**1030, dtype=tf.float64),
+    ]
+
+
+def _nest(value, depth):
+    for _ in range(depth):
+        value = [value]
+    return value
