@@ -23,6 +23,7 @@ from .. import ops as o
 from ..errors import invalid
 from ..nn_impl import sigmoid_cross_entropy_with_logits
 from ..tensor import _TensorLike, convert_to_tensor, read
+from ._config import from_config
 from .activations import logits_of
 from .dtype_policies import policy_dtype
 from .layers import _unique_name
@@ -457,14 +458,39 @@ _BY_NAME = {
 }
 
 
+_CLASSES = {
+    c.__name__: c
+    for c in (
+        MeanSquaredError,
+        MeanAbsoluteError,
+        BinaryCrossentropy,
+        CategoricalCrossentropy,
+        SparseCategoricalCrossentropy,
+    )
+}
+
+
 def get(identifier):
-    """A loss function from its name ('mse', 'binary_crossentropy', ...), or a callable."""
-    if isinstance(identifier, str):
-        if identifier not in _BY_NAME:
+    """A loss from its name: a function ('mse', 'binary_crossentropy', ...) or a Loss class
+    ('MeanSquaredError', made with its defaults); from a config dict (`{"class_name":
+    "BinaryCrossentropy", "config": {"from_logits": True}}`); a Loss class, made; a callable
+    as is; None stays None, as in Keras 3."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        table = {**_CLASSES, **{n: f for n, f in _BY_NAME.items() if n == f.__name__}}
+        found = from_config(identifier, table, "loss")
+    elif isinstance(identifier, str):
+        found = _BY_NAME.get(identifier) or _CLASSES.get(identifier)
+        if found is None:
             raise ValueError(
-                f"Unknown loss function: '{identifier}'. Known names: {sorted(_BY_NAME)}."
+                f"Could not interpret loss identifier: {identifier} (minitape knows "
+                f"{', '.join(sorted([*_BY_NAME, *_CLASSES]))})"
             )
-        return _BY_NAME[identifier]
-    if callable(identifier):
-        return identifier
-    raise TypeError(f"Could not interpret loss function identifier: {identifier!r}")
+    else:
+        found = identifier
+    if isinstance(found, type):
+        return found()
+    if callable(found):
+        return found
+    raise ValueError(f"Could not interpret loss identifier: {identifier}")
