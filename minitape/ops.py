@@ -124,7 +124,16 @@ Log1p = _op("Log1p", np.log1p)
 Sin = _op("Sin", np.sin)
 Cos = _op("Cos", np.cos)
 Tanh = _op("Tanh", np.tanh)
-Sigmoid = _op("Sigmoid", lambda x: np.exp(-np.logaddexp(0, -x)).astype(x.dtype))
+
+
+def _sigmoid(x):
+    try:
+        return np.exp(-np.logaddexp(0, -x)).astype(x.dtype)
+    except TypeError:  # (complex numbers: logaddexp is real only; TF's kernel is 1/(1+e^-x))
+        return (1 / (1 + np.exp(-x))).astype(x.dtype)
+
+
+Sigmoid = _op("Sigmoid", _sigmoid)
 Relu = _op("Relu", lambda x: np.maximum(x, 0))
 # relu's and sqrt's VJPs as one op each, as in TF: ReluGrad passes dy where x > 0;
 # SqrtGrad is dy / (2 y), but 0 where dy is 0 (so a sqrt(0) that no target uses costs no nan).
@@ -453,9 +462,7 @@ def _axes(axis, ndim, op_name):
     if type(axis) is int and -ndim <= axis < ndim:  # the common case, quickly
         return (axis % ndim,)
     err = lambda message: invalid(op_name, message)  # noqa: E731
-    axes = _int_values(axis, "axis", err, "Tidx")
-    if axes.ndim > 1:
-        raise err(f"axis must be a scalar or a vector, got shape {list(axes.shape)}")
+    axes = _int_values(axis, "axis", err, "Tidx")  # (of any rank: TF reads its values)
     out = []
     for a in axes.reshape(-1).tolist():
         if not -ndim <= a < ndim:
@@ -822,11 +829,26 @@ def transpose(a, perm=None, conjugate=False, name=None):
     bad = lambda m: invalid("Transpose", m)  # noqa: E731
     perm = tuple(builtins.range(n))[::-1] if perm is None else _shape_arg(perm, bad, "perm")
     if sorted(perm) != list(builtins.range(n)):
+        perm = _permutation(perm, n)
+    return apply(Transpose, a, perm=perm)
+
+
+def _permutation(perm, n):
+    """Transpose's `perm` checked as TF's kernel checks it: n entries, a negative one counting
+    from the end (once), each dimension once."""
+    if len(perm) != n:
         raise invalid(
             "Transpose",
-            f"transpose expects a permutation of {list(builtins.range(n))}, got {list(perm)}",
+            f"transpose expects a vector of size {n}. But input(1) is a vector of size {len(perm)}",
         )
-    return apply(Transpose, a, perm=perm)
+    perm = tuple(d + n if d < 0 else d for d in perm)
+    for d in perm:
+        if not 0 <= d < n:
+            raise invalid("Transpose", f"{d} is out of range [0 .. {n})")
+    for d in builtins.range(n):
+        if d not in perm:
+            raise invalid("Transpose", f"{d} is missing from {{{','.join(map(str, perm))}}}.")
+    return perm
 
 
 def reshape(tensor, shape, name=None):
@@ -847,6 +869,8 @@ def reshape(tensor, shape, name=None):
 
 def _expand_axis(axis):
     """ExpandDims' axis (an op input of dtype attribute Tdim): one integer, of any rank."""
+    if isinstance(axis, (list, tuple)):  # ([[0]] is one value, as TF reads it)
+        axis = _int_values(axis, "axis", lambda m: invalid("ExpandDims", m), "Tdim")
     return _int_arg(
         _single_value(axis),
         "axis",

@@ -40,10 +40,6 @@ KNOWN = {
         "Keras softmax of [nan, inf, -1]: Keras 3's own softmax gives 0.0 for the finite entry; minitape's keras softmax is tf.nn.softmax, whose row is all nan once it holds a NaN",
         ["returns", ["tensor", "float32", [3], ["nan", "nan", "nan"]]],
     ),
-    "keras.losses.binary_crossentropy(f32_3, f32_3, axis=[[]])": (
-        "axis=[[]] for a Keras loss: Keras reduces over nothing (the per-element losses come back); minitape's reduce_mean refuses an axis of rank 2 (InvalidArgumentError, as tf.reduce_mean does)",
-        ["raises", "InvalidArgumentError"],
-    ),
     "keras.losses.mae([True,1], f32_3)": (
         "a list mixing bools and ints as y_true: Keras converts it to float and the shapes then fail (InvalidArgumentError); minitape's conversion refuses the mixed list first (ValueError, as tf.constant([True, 1]) does)",
         ["raises", "ValueError"],

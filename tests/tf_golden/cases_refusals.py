@@ -246,3 +246,48 @@ def _nest(value, depth):
     for _ in range(depth):
         value = [value]
     return value
+
+
+@case(message=True)
+def axes_and_perms_tf_reads_by_their_values(tf):
+    """expand_dims takes any axis holding one value ([[0]]); transpose a perm with negative
+    entries (counted from the end, once); a reduction an axis of any rank ([[]] is no axis)."""
+    x = tf.constant([[1.0, -2.0, 3.0], [-4.0, 5.0, 0.25]])
+    b = tf.constant([True, False, True])
+    return [
+        tf.expand_dims(x, [[0]]),
+        tf.expand_dims(x, [2]),
+        attempt(tf.expand_dims, x, [0, 1]),
+        attempt(tf.expand_dims, x, [[5]]),
+        tf.transpose(x, perm=[-1, 0]),
+        tf.transpose(tf.reshape(tf.range(6), [1, 2, 3]), perm=[-1, 0, -2]),
+        attempt(tf.transpose, x, perm=[-1]),
+        attempt(tf.transpose, x, perm=[-3, 0]),
+        attempt(tf.transpose, x, perm=[-1, 1]),
+        tf.reduce_any(b, axis=[[]]),
+        tf.reduce_sum(x, axis=[[1]]),
+        tf.reduce_mean(x, axis=[[0, 1]]),
+        tf.keras.losses.binary_crossentropy(
+            tf.constant([0.5, 0.2]), tf.constant([0.5, 0.9]), axis=[[]]
+        ),
+        _complex(tf.sigmoid(np.array([1 + 1j, 2.0, -1000.0]))),
+        _complex(tf.sigmoid(tf.constant(1 - 2j))),
+    ]
+
+
+def _complex(t):
+    """A complex tensor as its dtype and rounded parts (the record holds real numbers)."""
+    v = t.numpy()
+    return [t.dtype.name, np.round(v.real, 6).tolist(), np.round(v.imag, 6).tolist()]
+
+
+@case
+def jacobian_of_a_numpy_target_is_unconnected(tf):
+    x = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * x
+    return [
+        tape.jacobian(np.array([0.5, -1.0, 2.0]), x),
+        tape.jacobian(np.float64(2.0), x),
+        tape.jacobian(y, x),
+    ]
