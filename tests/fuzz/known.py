@@ -128,10 +128,6 @@ KNOWN = {
         "repeats given as a list mixing bools and ints: TF converts it as int32 (True is 1) and repeats; minitape's conversion refuses the mixed list (ValueError, as tf.constant([True, 1]) does)",
         ["raises", "ValueError"],
     ),
-    "sigmoid(np_c128)": (
-        "sigmoid of complex numbers: TF has a complex Sigmoid kernel; minitape's sigmoid is real only (InvalidArgumentError)",
-        ["raises", "InvalidArgumentError"],
-    ),
     "stack(tf.float64, axis=0)": (
         "a dtype as the values of stack: TF fails indexing it ('DType' object is not subscriptable, TypeError); minitape's conversion refuses it (ValueError: unsupported type), as tf.convert_to_tensor(tf.float64) does",
         ["raises", "ValueError"],
