@@ -334,6 +334,16 @@ def _binary(op, fn_name, doc, kinds=_NUMBERS):
                 y = operand(y, x, op.name)
         elif type(y) is Tensor:
             x = operand(x, y, op.name)
+        elif isinstance(y, Variable):  # (a variable's dtype wins too, as a tensor's)
+            if isinstance(x, (list, tuple)):  # (TF's slow path: the list converted first)
+                x = _input(x, kinds)
+                if x._value.dtype != y._read_value().dtype:
+                    raise ValueError(
+                        f"Incompatible type conversion requested to type {x.dtype.name} for "
+                        f"`tf.Variable of type {y.dtype.name}. (Variable: {y!r})"
+                    )
+            y = y._read()
+            x = operand(x, y, op.name)
         else:
             x = _input(x, kinds)
             y = operand(y, x, op.name)

@@ -291,3 +291,19 @@ def jacobian_of_a_numpy_target_is_unconnected(tf):
         tape.jacobian(np.float64(2.0), x),
         tape.jacobian(y, x),
     ]
+
+
+@case(message=True)
+def a_variable_operand_gives_its_dtype_as_a_tensor_does(tf):
+    """numpy data or a Python number beside a variable takes the variable's dtype (TF's eager
+    fast path); a Python list first is converted first, and the variable must then match."""
+    v = tf.Variable([1, 0, 2])
+    return [
+        tf.maximum(np.array([0.5, -1.0, 2.0]), v),
+        tf.multiply(np.array([0.5, -1.0, 2.0]), v),
+        tf.equal(np.array([1.0, 0.0, 3.0]), v),
+        attempt(tf.multiply, 1.5, v),
+        attempt(tf.multiply, [0.5, -1.0, 2.0], v),
+        tf.multiply([1, 0, 2], v),
+        type(attempt(tf.add, np.array([0.5, -1.0, 2.0]), v)).__name__,
+    ]
