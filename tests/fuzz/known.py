@@ -9,7 +9,7 @@ now, in this file's form (a reason of "?" for a call not listed yet)."""
 
 KNOWN = {
     "script:tape_persistent_str()": (
-        "GradientTape(persistent='no'): TF takes any truthy value and fails inside on a second gradient call (InternalError); minitape refuses it at once with TypeError naming `persistent` (README; golden case tape_persistent_not_a_bool)",
+        "GradientTape(persistent='no'): TF takes any truthy value (this call returns the tape) and fails only later, inside, on a second gradient call (InternalError); minitape refuses it at once with TypeError naming `persistent` (README; golden case tape_persistent_not_a_bool)",
         ["raises", "TypeError"],
     ),
     "@__rmul__(f32_2x3, string_2)": (
@@ -161,23 +161,23 @@ KNOWN = {
         ["raises", "ValueError"],
     ),
     "~custom_gradient(1.5)": (
-        "a custom_gradient whose gradient function returns a Python number or string: TF passes it on unchanged as the gradient; minitape makes it a tensor (README; the gradient is then a tensor of that value)",
+        "a custom_gradient whose gradient function returns a Python number or string (or a dict holding one): TF passes the Python value on as the gradient (1.5, 'abc'; the dict's 1.0); minitape makes it a tensor (README; the gradient is then a tensor of that value)",
         ["returns", ["tensor", "float32", [], [1.5]]],
     ),
     "~custom_gradient(dict)": (
-        "a custom_gradient whose gradient function returns a Python number or string: TF passes it on unchanged as the gradient; minitape makes it a tensor (README; the gradient is then a tensor of that value)",
+        "a custom_gradient whose gradient function returns a Python number or string (or a dict holding one): TF passes the Python value on as the gradient (1.5, 'abc'; the dict's 1.0); minitape makes it a tensor (README; the gradient is then a tensor of that value)",
         ["returns", ["tensor", "float32", [], [1.0]]],
     ),
     "~custom_gradient(str)": (
-        "a custom_gradient whose gradient function returns a Python number or string: TF passes it on unchanged as the gradient; minitape makes it a tensor (README; the gradient is then a tensor of that value)",
+        "a custom_gradient whose gradient function returns a Python number or string (or a dict holding one): TF passes the Python value on as the gradient (1.5, 'abc'; the dict's 1.0); minitape makes it a tensor (README; the gradient is then a tensor of that value)",
         ["returns", ["tensor", "string", [], "507c5b9ed0"]],
     ),
     "~custom_gradient_vars([1.5])": (
-        "a custom_gradient whose gradient function returns a Python number or string: TF passes it on unchanged as the gradient; minitape makes it a tensor (README; the gradient is then a tensor of that value)",
+        "a custom_gradient whose gradient function returns a Python number or string (or a dict holding one): TF passes the Python value on as the gradient (1.5, 'abc'; the dict's 1.0); minitape makes it a tensor (README; the gradient is then a tensor of that value)",
         ["returns", ["tensor", "float32", [], [1.5]]],
     ),
     "~custom_gradient_vars([str])": (
-        "a custom_gradient whose gradient function returns a Python number or string: TF passes it on unchanged as the gradient; minitape makes it a tensor (README; the gradient is then a tensor of that value)",
+        "a custom_gradient whose gradient function returns a Python number or string (or a dict holding one): TF passes the Python value on as the gradient (1.5, 'abc'; the dict's 1.0); minitape makes it a tensor (README; the gradient is then a tensor of that value)",
         ["returns", ["tensor", "string", [], "507c5b9ed0"]],
     ),
     "~grad_pass_through(fn:int, f32_3)": (
@@ -193,11 +193,11 @@ KNOWN = {
         ["returns", ["list", [["tensor", "string", [], "46042b4acb"], None]]],
     ),
     "~Adam.apply_gradients(gv:str)": (
-        "a string gradient for a float variable: Keras casts it, and TF's Cast has no string-to-float kernel (UnimplementedError); minitape's cast refuses the string dtype first (TypeError)",
+        "a string gradient for a float variable: Keras casts it, and TF's Cast has no string-to-float kernel (UnimplementedError); minitape converts the gradient to the variable's dtype first and refuses the string there (TypeError: Cannot convert 'ab' to EagerTensor of dtype float)",
         ["raises", "TypeError"],
     ),
     "~SGD.apply_gradients(gv:str)": (
-        "a string gradient for a float variable: Keras casts it, and TF's Cast has no string-to-float kernel (UnimplementedError); minitape's cast refuses the string dtype first (TypeError)",
+        "a string gradient for a float variable: Keras casts it, and TF's Cast has no string-to-float kernel (UnimplementedError); minitape converts the gradient to the variable's dtype first and refuses the string there (TypeError: Cannot convert 'ab' to EagerTensor of dtype float)",
         ["raises", "TypeError"],
     ),
     "~Adam.apply_gradients(gv:int_var)": (
@@ -205,15 +205,15 @@ KNOWN = {
         ["raises", "TypeError"],
     ),
     "foldr(fn:add, (f32_3,f32_2x3))": (
-        "foldr over two sequences of different lengths (3 and 2): TF reads element -1 of each before comparing lengths (OutOfRangeError from the TensorArray); minitape compares the lengths first (InvalidArgumentError)",
+        "foldr over two sequences of different lengths (3 and 2): TF reads index 2, the first sequence's last, from the shorter one's TensorArray (OutOfRangeError: Tried to read from index 2 but array size is: 2); minitape slices it (InvalidArgumentError: slice index 2 of dimension 0 out of bounds, from StridedSlice)",
         ["raises", "InvalidArgumentError"],
     ),
     "map_fn(fn:sq, int)": (
-        "map_fn over the Python type `int`: TF fails converting it (TypeError); minitape refuses it as elems that hold no tensor (ValueError)",
+        "map_fn over the Python type `int`: TF fails building a TypeSpec for it (TypeError: Could not build a TypeSpec for <class 'int'>); minitape's conversion of elems refuses it (ValueError: Attempt to convert a value (<class 'int'>) with an unsupported type)",
         ["raises", "ValueError"],
     ),
     "vectorized_map(fn:none, f32_3)": (
-        "vectorized_map of a function returning None: TF's pfor returns None; minitape refuses (ValueError: nothing to stack)",
+        "vectorized_map of a function returning None: TF's pfor returns None; minitape refuses to stack it (ValueError: Attempt to convert a value (None) with an unsupported type)",
         ["raises", "ValueError"],
     ),
 }
