@@ -391,6 +391,8 @@ def _int_values(value, what, error, attr=None, by_op=True):
         v = convert_to_tensor(value, _dt.int32)._value
     elif type(value) is float and by_op:  # (a Python number goes to int32 strictly)
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
+    elif isinstance(value, (list, tuple)) and _mixes_bools(value):
+        v = convert_to_tensor(value)._value  # (refused: the op's input has no dtype to hint)
     else:
         v = convert_to_tensor(value, dtype_hint=_dt.int32)._value  # ([] is int32)
     if v.dtype.kind not in "iu" or attr is not None and v.dtype.name not in ("int32", "int64"):
@@ -404,6 +406,14 @@ def _int_values(value, what, error, attr=None, by_op=True):
             f"tensor), got {value!r}"
         )
     return v
+
+
+def _mixes_bools(value):
+    """Whether a Python nest mixes bools with other data ([True, 1]): convert_to_tensor takes
+    it with a number dtype asked for or hinted, but TF's ops convert such an argument with no
+    hint, and refuse it ("mixed types")."""
+    types = {type(v) for v in _leaves(value)}
+    return bool in types and len(types) > 1
 
 
 def _int32_input(value, op_name, index):
@@ -507,7 +517,10 @@ def _new_shape(shape, op_name, by_fill=False):
     else:
         bad = lambda m: invalid("Fill", m)  # noqa: E731
         by_op = by_fill or isinstance(shape, _TensorLike)
-        v = _int_values(shape, "shape", bad if by_op else TypeError, "index_type")
+        if not by_op and isinstance(shape, (list, tuple)) and _mixes_bools(shape):
+            v = convert_to_tensor(shape, _dt.int32)._value  # (TF converts it to int32)
+        else:
+            v = _int_values(shape, "shape", bad if by_op else TypeError, "index_type")
         if v.ndim > 1:
             raise bad(f"dims must represent a vector, got shape {_dims(v.shape)}")
         dims = tuple(v.reshape(-1).tolist())

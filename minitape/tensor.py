@@ -449,6 +449,8 @@ def _from_python(value, npd=None):
             or kind in "US"
             and not leaf_types <= {str, bytes}
         ):
+            if npd is not None and leaf_types <= {bool, int, float} and kind not in "US":
+                return _bools_among_numbers(value, npd)
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if kind == "O":
         leaves = list(_leaves(value) if arr.ndim else [value])
@@ -499,6 +501,27 @@ def _from_python(value, npd=None):
     ):
         raise _cannot(value, npd)
     return arr.astype(npd)
+
+
+def _bools_among_numbers(value, npd):
+    """A list mixing bools with numbers, which TF converts only where a wide number dtype is
+    asked for (bools as 1 and 0): any float or complex dtype; int32 or int64 when the rest are
+    ints in range (a float there is its TypeError, or "mixed types" when a bool comes first).
+    A bool, string or narrower integer dtype refuses the mix, as does no dtype."""
+    leaves = list(_leaves(value))
+    mixed = ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    if npd.kind in "fc":
+        return np.array(value, dtype=np.float64).astype(npd)
+    if npd.kind != "i" or npd.itemsize < 4:
+        raise mixed
+    if any(type(v) is float for v in leaves):
+        if type(leaves[0]) is bool:
+            raise mixed
+        raise _cannot(value, npd)
+    info = np.iinfo(npd)
+    if not all(info.min <= v <= info.max for v in leaves):
+        raise mixed
+    return np.array(value, dtype=npd)
 
 
 def _real_numbers(leaves):

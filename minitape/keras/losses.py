@@ -60,6 +60,14 @@ def _as(x, dtype):
     return convert_to_tensor(x, dtype=dtype)
 
 
+def _cast(x, dtype):
+    """Keras' `ops.cast(x, dtype)`: data that is no tensor is converted on its own first
+    (so [True, 1] is refused as mixed types, and strings fail in the cast), then cast."""
+    if not isinstance(x, _TensorLike):
+        x = convert_to_tensor(x)
+    return _as(x, dtype)
+
+
 def _squeeze_or_expand(x1, x2):
     """Line up two ranks that differ by one where the longer shape ends in 1 (Keras 3)."""
     r1, r2 = x1._value.ndim, x2._value.ndim
@@ -122,7 +130,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     to [1e-7, 1 - 1e-7], exactly as Keras does, so a prediction of exactly 0 or 1 gives a
     large but finite loss. `y_true` and `y_pred` must have the same shape."""
     y_pred = convert_to_tensor(y_pred)
-    y_true = _as(y_true, y_pred._value.dtype)
+    y_true = _cast(y_true, y_pred._value.dtype)  # (Keras casts y_true)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     t, p = y_true._value.shape, y_pred._value.shape
@@ -161,7 +169,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
             f"`axis` must be of type `int`. Received: axis={axis} of type {type(axis)}"
         )
     y_pred = convert_to_tensor(y_pred)
-    y_true = _as(y_true, y_pred._value.dtype)
+    y_true = _cast(y_true, y_pred._value.dtype)  # (Keras casts y_true)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / y_true._value.shape[-1]
     t, p = y_true.shape, y_pred.shape

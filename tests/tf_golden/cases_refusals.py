@@ -307,3 +307,32 @@ def a_variable_operand_gives_its_dtype_as_a_tensor_does(tf):
         tf.multiply([1, 0, 2], v),
         type(attempt(tf.add, np.array([0.5, -1.0, 2.0]), v)).__name__,
     ]
+
+
+@case(message=True)
+def python_lists_mixing_bools_and_numbers(tf):
+    """[True, 1] is converted where a wide number dtype is asked for or hinted (True is 1), and
+    refused where none is (no dtype, an op's input, Keras' cast of y_true) or where the dtype is
+    bool, a string or a narrow integer."""
+    x = tf.ones([2])
+    return [
+        tf.convert_to_tensor([True, 1], dtype=tf.float64),
+        tf.convert_to_tensor([1.5, True], dtype=tf.float32),
+        tf.convert_to_tensor([True, 1], dtype_hint=tf.int32),
+        tf.constant([[True], [1]], dtype=tf.int64),
+        x + [True, 1],
+        tf.multiply(tf.ones([2], tf.int32), [True, 1]),
+        tf.zeros([True, 2]),
+        tf.repeat(tf.ones([2, 3]), [True, 1], axis=0),
+        tf.keras.losses.mae([True, 1], tf.constant([0.5, 2.0])),
+        attempt(tf.convert_to_tensor, [True, 1]),
+        attempt(tf.convert_to_tensor, [True, 1], dtype=tf.int8),
+        attempt(tf.convert_to_tensor, [True, 1.5], dtype=tf.int32),
+        attempt(tf.convert_to_tensor, [1, True, 2.5], dtype=tf.int32),
+        attempt(tf.reshape, tf.ones([1]), [True, 1]),
+        attempt(tf.tile, x, [True]),
+        attempt(tf.reduce_sum, x, axis=[True, 0]),
+        attempt(tf.nn.sigmoid_cross_entropy_with_logits, labels=[True, 1], logits=x),
+        attempt(tf.keras.losses.binary_crossentropy, [True, 1], x),
+        attempt(tf.clip_by_value, tf.ones([2, 3]), [True, 1], 1.5),
+    ]
