@@ -17,7 +17,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .errors import invalid
-from .ops import _dims, _int32_input, _int_arg, _make_int, _op, transpose
+from .ops import _dims, _int32_input, _int_arg, _make_int, _mixes_bools, _op, transpose
 from .tape import apply
 from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
 
@@ -45,6 +45,8 @@ def _int_tensor(x, op_name, attr, allowed="int16, int32, int64", empty_is_int=Tr
     if isinstance(x, (list, tuple)) and not x and empty_is_int:
         x = np.zeros(0, np.int32)  # (an empty list: no multiples, no indices)
     hint = _dt.int32 if empty_is_int else None  # (gather converts its indices with no hint)
+    if isinstance(x, (list, tuple)) and _mixes_bools(x):
+        hint = None  # ([True, 1]: refused, as TF's op converts it with no dtype to go by)
     t = read(x) if isinstance(x, _TensorLike) else convert_to_tensor(x, dtype_hint=hint)
     if t._value.dtype.kind not in _INDEX_KINDS:
         raise invalid(
@@ -202,6 +204,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         want = next(iter(values.values())).dtype if values else _dt.float32
     on = values["on_value"] if "on_value" in values else convert_to_tensor(1, dtype=want)
     off = values["off_value"] if "off_value" in values else convert_to_tensor(0, dtype=want)
+    if isinstance(dtype, np.ndarray) and not values:
+        bool(dtype != dtype)  # (TF then compares on_value's dtype with off_value's: both are
+        # the array, whose truth numpy refuses unless it holds one value)
     if on.dtype != off.dtype:
         raise TypeError(
             f"dtype {on.dtype!r} of on_value does not match dtype {off.dtype!r} of off_value"

@@ -150,21 +150,44 @@ def as_dtype(value):
             or isinstance(value, (list, tuple, dict))  # (numpy reads them as record dtypes)
             or value is int
             or value is str
+            or value is bytes
+            or value is complex
+            or isinstance(value, (float, np.number, np.bool_))  # (see _read_as_tf_does)
             or isinstance(value, str)
             and np.dtype(value).name != value
         ):
             raise TypeError
         npd = np.dtype(value)
     except (TypeError, ValueError):  # (numpy's ValueError: a tensor, say, is no dtype)
-        raise TypeError(
-            f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType."
-        ) from None
+        found = _read_as_tf_does(value)
+        if found is None:
+            raise TypeError(
+                f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType."
+            ) from None
+        return found
     if npd.kind in "USO":
         return string
     try:
         return _BY_NP[npd]
     except KeyError:
         return _register(npd)
+
+
+def _read_as_tf_does(value):
+    """What TF's as_dtype makes of a value that is no dtype and no dtype's name, or None. TF
+    looks the value up in a table keyed by the DataType enum values, so anything equal to
+    one is that dtype (True and 1.0 are 1: float32; 2.0 is float64); then it takes the
+    numpy `.dtype` of anything that has one (an array: `as_dtype(np.ones(3))` is float64)."""
+    try:
+        name = next((n for n, e in _ENUM.items() if e == value), None)
+    except (TypeError, ValueError):  # (an array's == is element-wise)
+        name = None
+    if name is not None and isinstance(value, (builtins.bool, float, np.number, np.bool_)):
+        return as_dtype(name)
+    dtype = getattr(value, "dtype", None)
+    if isinstance(dtype, np.dtype) and dtype.kind in "biufcUSO":
+        return as_dtype(dtype)
+    return None
 
 
 def from_numpy(np_dtype):

@@ -36,7 +36,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     logits = convert_to_tensor(logits)
     if not isinstance(labels, (Tensor, Variable)):  # (TF converts each on its own and
         # checks the shapes before the dtypes)
-        labels = convert_to_tensor(labels, dtype_hint=logits.dtype)
+        labels = convert_to_tensor(labels)
     if labels.shape != logits.shape:
         raise ValueError(
             f"`logits` and `labels` must have the same shape, received ({logits.shape} vs "

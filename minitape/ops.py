@@ -23,8 +23,10 @@ from .tensor import (
     Tensor,
     TensorShape,
     Variable,
+    _leaves,
     _TensorLike,
     convert_to_tensor,
+    nest_shape,
     operand,
     read,
     tf_type_name,
@@ -122,7 +124,16 @@ Log1p = _op("Log1p", np.log1p)
 Sin = _op("Sin", np.sin)
 Cos = _op("Cos", np.cos)
 Tanh = _op("Tanh", np.tanh)
-Sigmoid = _op("Sigmoid", lambda x: np.exp(-np.logaddexp(0, -x)).astype(x.dtype))
+
+
+def _sigmoid(x):
+    try:
+        return np.exp(-np.logaddexp(0, -x)).astype(x.dtype)
+    except TypeError:  # (complex numbers: logaddexp is real only; TF's kernel is 1/(1+e^-x))
+        return (1 / (1 + np.exp(-x))).astype(x.dtype)
+
+
+Sigmoid = _op("Sigmoid", _sigmoid)
 Relu = _op("Relu", lambda x: np.maximum(x, 0))
 # relu's and sqrt's VJPs as one op each, as in TF: ReluGrad passes dy where x > 0;
 # SqrtGrad is dy / (2 y), but 0 where dy is 0 (so a sqrt(0) that no target uses costs no nan).
@@ -323,6 +334,16 @@ def _binary(op, fn_name, doc, kinds=_NUMBERS):
                 y = operand(y, x, op.name)
         elif type(y) is Tensor:
             x = operand(x, y, op.name)
+        elif isinstance(y, Variable):  # (a variable's dtype wins too, as a tensor's)
+            if isinstance(x, (list, tuple)):  # (TF's slow path: the list converted first)
+                x = _input(x, kinds)
+                if x._value.dtype != y._read_value().dtype:
+                    raise ValueError(
+                        f"Incompatible type conversion requested to type {x.dtype.name} for "
+                        f"`tf.Variable of type {y.dtype.name}. (Variable: {y!r})"
+                    )
+            y = y._read()
+            x = operand(x, y, op.name)
         else:
             x = _input(x, kinds)
             y = operand(y, x, op.name)
@@ -370,6 +391,8 @@ def _int_values(value, what, error, attr=None, by_op=True):
         v = convert_to_tensor(value, _dt.int32)._value
     elif type(value) is float and by_op:  # (a Python number goes to int32 strictly)
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
+    elif isinstance(value, (list, tuple)) and _mixes_bools(value):
+        v = convert_to_tensor(value)._value  # (refused: the op's input has no dtype to hint)
     else:
         v = convert_to_tensor(value, dtype_hint=_dt.int32)._value  # ([] is int32)
     if v.dtype.kind not in "iu" or attr is not None and v.dtype.name not in ("int32", "int64"):
@@ -383,6 +406,14 @@ def _int_values(value, what, error, attr=None, by_op=True):
             f"tensor), got {value!r}"
         )
     return v
+
+
+def _mixes_bools(value):
+    """Whether a Python nest mixes bools with other data ([True, 1]): convert_to_tensor takes
+    it with a number dtype asked for or hinted, but TF's ops convert such an argument with no
+    hint, and refuse it ("mixed types")."""
+    types = {type(v) for v in _leaves(value)}
+    return bool in types and len(types) > 1
 
 
 def _int32_input(value, op_name, index):
@@ -451,9 +482,7 @@ def _axes(axis, ndim, op_name):
     if type(axis) is int and -ndim <= axis < ndim:  # the common case, quickly
         return (axis % ndim,)
     err = lambda message: invalid(op_name, message)  # noqa: E731
-    axes = _int_values(axis, "axis", err, "Tidx")
-    if axes.ndim > 1:
-        raise err(f"axis must be a scalar or a vector, got shape {list(axes.shape)}")
+    axes = _int_values(axis, "axis", err, "Tidx")  # (of any rank: TF reads its values)
     out = []
     for a in axes.reshape(-1).tolist():
         if not -ndim <= a < ndim:
@@ -488,7 +517,10 @@ def _new_shape(shape, op_name, by_fill=False):
     else:
         bad = lambda m: invalid("Fill", m)  # noqa: E731
         by_op = by_fill or isinstance(shape, _TensorLike)
-        v = _int_values(shape, "shape", bad if by_op else TypeError, "index_type")
+        if not by_op and isinstance(shape, (list, tuple)) and _mixes_bools(shape):
+            v = convert_to_tensor(shape, _dt.int32)._value  # (TF converts it to int32)
+        else:
+            v = _int_values(shape, "shape", bad if by_op else TypeError, "index_type")
         if v.ndim > 1:
             raise bad(f"dims must represent a vector, got shape {_dims(v.shape)}")
         dims = tuple(v.reshape(-1).tolist())
@@ -741,6 +773,22 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
         _refuse("ClipByValue", t, _NUMBERS)
     lo = operand(clip_value_min, t, "ClipByValue")
     hi = operand(clip_value_max, t, "ClipByValue")
+    shape = t._value.shape
+    # (TF computes minimum(t, max), then maximum(that, min), and checks after each that the
+    # shape is still t's: a bound may not broadcast t to a larger shape)
+    for bound, op_name in ((hi, "Minimum"), (lo, "Maximum")):
+        bs = bound._value.shape
+        if bs and bs != shape:
+            try:
+                out = np.broadcast_shapes(shape, bs)
+            except ValueError:
+                raise invalid(
+                    op_name, f"Incompatible shapes: {_dims(shape)} vs. {_dims(bs)}"
+                ) from None
+            if out != shape:
+                raise ValueError(
+                    f"Shapes {TensorShape._of(shape)} and {TensorShape._of(out)} are incompatible"
+                )
     return apply(ClipByValue, t, lo, hi)
 
 
@@ -804,11 +852,26 @@ def transpose(a, perm=None, conjugate=False, name=None):
     bad = lambda m: invalid("Transpose", m)  # noqa: E731
     perm = tuple(builtins.range(n))[::-1] if perm is None else _shape_arg(perm, bad, "perm")
     if sorted(perm) != list(builtins.range(n)):
+        perm = _permutation(perm, n)
+    return apply(Transpose, a, perm=perm)
+
+
+def _permutation(perm, n):
+    """Transpose's `perm` checked as TF's kernel checks it: n entries, a negative one counting
+    from the end (once), each dimension once."""
+    if len(perm) != n:
         raise invalid(
             "Transpose",
-            f"transpose expects a permutation of {list(builtins.range(n))}, got {list(perm)}",
+            f"transpose expects a vector of size {n}. But input(1) is a vector of size {len(perm)}",
         )
-    return apply(Transpose, a, perm=perm)
+    perm = tuple(d + n if d < 0 else d for d in perm)
+    for d in perm:
+        if not 0 <= d < n:
+            raise invalid("Transpose", f"{d} is out of range [0 .. {n})")
+    for d in builtins.range(n):
+        if d not in perm:
+            raise invalid("Transpose", f"{d} is missing from {{{','.join(map(str, perm))}}}.")
+    return perm
 
 
 def reshape(tensor, shape, name=None):
@@ -829,6 +892,8 @@ def reshape(tensor, shape, name=None):
 
 def _expand_axis(axis):
     """ExpandDims' axis (an op input of dtype attribute Tdim): one integer, of any rank."""
+    if isinstance(axis, (list, tuple)):  # ([[0]] is one value, as TF reads it)
+        axis = _int_values(axis, "axis", lambda m: invalid("ExpandDims", m), "Tdim")
     return _int_arg(
         _single_value(axis),
         "axis",
@@ -1035,9 +1100,16 @@ def _index_error(numpy_message, ndim):
 # --- reductions ---------------------------------------------------------------------------
 def _reduction(op, kinds=_NUMBERS):
     def reduce(input_tensor, axis=None, keepdims=False, name=None):
-        if axis is None and kinds is _BOOLS and not isinstance(input_tensor, _TensorLike):
-            read(input_tensor)  # (TF finds the axes from its rank: converted as it is, first)
-        t = input_tensor if type(input_tensor) is Tensor else _input(input_tensor, kinds)
+        try:
+            if axis is None and kinds is _BOOLS and not isinstance(input_tensor, _TensorLike):
+                read(input_tensor)  # (TF finds the axes from its rank: converted as it is)
+            t = input_tensor if type(input_tensor) is Tensor else _input(input_tensor, kinds)
+        except InvalidArgumentError:
+            if axis is not None or keepdims or not _deeper_than_numpy(input_tensor):
+                raise
+            # (TF holds a tensor of up to 254 dimensions; reduced over all of them it is
+            # a number, which needs only the values)
+            t = _input(list(_leaves(input_tensor)), kinds)
         if t._value.dtype.kind not in kinds:
             _refuse(op.name, t, kinds)
         axes = _axes(axis, t._value.ndim, op.name)
@@ -1053,6 +1125,10 @@ reduce_max = _reduction(Max)
 reduce_min = _reduction(Min)
 reduce_all = _reduction(All, _BOOLS)
 reduce_any = _reduction(Any, _BOOLS)
+
+
+def _deeper_than_numpy(value):
+    return isinstance(value, (list, tuple)) and len(nest_shape(value)[0]) > 64
 
 
 def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
@@ -1113,8 +1189,8 @@ def zeros(shape, dtype=_dt.float32, name=None):
 
 def ones(shape, dtype=_dt.float32, name=None):
     npd = _dt.as_dtype(dtype)._np
-    if npd.kind == "O":
-        raise invalid("Fill", "ones of a string dtype: TF has no 1 for strings")
+    if npd.kind == "O":  # (TF converts its 1 to the dtype)
+        raise TypeError("Cannot convert 1 to EagerTensor of dtype string")
     return Tensor(np.ones(_new_shape(shape, "Fill"), dtype=npd))
 
 
@@ -1127,13 +1203,47 @@ def _strings_or(arr):
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     v = read(input)._value
+    if dtype is not None and not isinstance(dtype, _dt.DType):
+        dtype = _like_dtype(dtype, v.dtype)
     npd = v.dtype if dtype is None else _dt.as_dtype(dtype)._np
     return Tensor(_strings_or(np.zeros(v.shape, dtype=npd)))
 
 
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     v = read(input)._value
+    if dtype is not None and not isinstance(dtype, _dt.DType):
+        dtype = _like_dtype(dtype, v.dtype)
+    if v.dtype.kind == "O" and (dtype is None or _dt.as_dtype(dtype)._np == v.dtype):
+        raise invalid(  # (the OnesLike op, which TF runs when the dtype stays)
+            "OnesLike",
+            "Value for attr 'T' of string is not in the list of allowed values: bfloat16, "
+            "half, float, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, "
+            "complex64, complex128, bool",
+        )
     return ones(v.shape, v.dtype if dtype is None else dtype)
+
+
+def _like_dtype(dtype, have):
+    """zeros_like/ones_like's `dtype` when it is no DType, read as TF's Python code reads it:
+    `if dtype != input.dtype` first. A tensor there is compared with the dtype by an op, which
+    cannot convert a DType (ValueError); an array is compared element-wise, and the truth of
+    that comparison is numpy's (ValueError unless it holds one element); anything else is
+    read by as_dtype."""
+    have = _dt.from_numpy(have)
+    if isinstance(dtype, _TensorLike):
+        raise ValueError(
+            f"Attempt to convert a value ({have!r}) with an unsupported type "
+            f"({type(have)}) to a Tensor."
+        )
+    if isinstance(dtype, np.ndarray):
+        if dtype.size != 1:
+            bool(np.empty(dtype.size))  # (numpy's ValueError, in numpy's words)
+        try:
+            same = _dt.as_dtype(dtype.reshape(-1)[0].item()) == have
+        except TypeError:
+            same = False
+        return None if same else dtype
+    return dtype
 
 
 def fill(dims, value, name=None):
@@ -1183,7 +1293,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
         )
     else:
         npd = _dt.as_dtype(dtype)._np
-        if npd.kind not in "iuf":
+        if npd.kind not in "iufc":  # (complex: Range refuses it, in _range_kernel)
             raise TypeError(
                 f"Value passed to parameter 'start' has DataType "
                 f"{_dt.from_numpy(npd).name} not in list of allowed values: "
@@ -1256,23 +1366,44 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=No
 
 
 def shape(input, out_type=_dt.int32, name=None):  # noqa: A002
-    empty = type(out_type) is list and not out_type  # (TF's generated op reads [] as unset)
-    out = _dt.int32 if out_type is None or empty else _dt.as_dtype(out_type)
+    # (TF's Python code takes any out_type that is false as unset: None, [], 0, an empty
+    # tensor; an array's or a tensor's truth is numpy's, a ValueError unless it has one value)
+    unset = out_type is None or not isinstance(out_type, _dt.DType) and not out_type
+    out = _dt.int32 if unset else _dt.as_dtype(out_type)
     if out.name not in ("int32", "int64"):
         raise invalid(
             "Shape",
             f"Value for attr 'out_type' of {tf_type_name(out._np)} is not in the list of "
             "allowed values: int32, int64",
         )
-    return Tensor(np.array(read(input)._value.shape, dtype=out._np))
+    return Tensor(np.array(_shape_of(input), dtype=out._np))
+
+
+def _shape_of(x):
+    """The shape of `x` (read as a tensor); a Python nest deeper than numpy's 64 dimensions,
+    which TF holds as a tensor, by its lengths."""
+    try:
+        return read(x)._value.shape
+    except InvalidArgumentError:
+        if not _deeper_than_numpy(x):
+            raise
+        read(list(_leaves(x)))  # (its values must convert)
+        return tuple(nest_shape(x)[0])
 
 
 def size(input, out_type=_dt.int32, name=None):  # noqa: A002
-    return Tensor(np.array(read(input)._value.size, dtype=_dt.as_dtype(out_type)._np))
+    n = math.prod(_shape_of(input))
+    if type(out_type) is not _dt.DType:
+        if out_type is not None:  # (TF's Python code reads out_type.as_numpy_dtype)
+            raise TypeError(f"size's out_type must be a DType such as tf.int32, got {out_type!r}")
+        out_type = _dt.int32
+    if out_type._np.kind == "O":  # (TF converts the count to the dtype)
+        raise TypeError(f"Cannot convert {n} to EagerTensor of dtype string")
+    return Tensor(np.array(n, dtype=out_type._np))
 
 
 def rank(input, name=None):  # noqa: A002
-    return Tensor(np.int32(read(input)._value.ndim))
+    return Tensor(np.int32(len(_shape_of(input))))
 
 
 # --- Python operators on tensors and variables --------------------------------------------

@@ -8,7 +8,7 @@ in TF's words, with what was wrong added in parentheses.
 import numpy as np
 
 from .dtypes import _ENUM, as_dtype
-from .tensor import Tensor, Variable
+from .tensor import Tensor, Variable, convert_to_tensor
 
 _NO_PFOR = {  # (TF's wording, double spaces included)
     method: f"GradientTape must be created with persistent=True to compute the {method} with "
@@ -110,6 +110,8 @@ def checked_jacobian_target(t, method):
     AttributeError, reading its shape; minitape says what was wrong)."""
     if _is_tensor(t):
         return t
+    if method == "jacobian" and isinstance(t, (np.ndarray, np.generic)):
+        return convert_to_tensor(t)  # (TF reshapes it into a tensor: one the tape never saw)
     raise TypeError(
         f"{method}'s target must be one tensor computed inside the tape, got {t!r} of type "
         f"{type_name(t)!r}"

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import dtypes as _dt
 from .context import STATE, next_id
-from .errors import invalid
+from .errors import InvalidArgumentError, invalid
 
 __all__ = ["Tensor", "Variable", "TensorShape", "constant", "convert_to_tensor", "is_tensor"]
 
@@ -427,7 +427,9 @@ def _from_python(value, npd=None):
     """Python data as a numpy value by TF's rules (see above); `npd` is the dtype asked for."""
     try:
         arr = np.array(value)
-    except ValueError:  # numpy refuses ragged nests ("inhomogeneous shape")
+    except ValueError as e:  # numpy refuses ragged nests ("inhomogeneous shape")
+        if "maximum number of dimension" in str(e):
+            raise too_deep(value, npd) from None
         raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     except RecursionError:  # (a list that holds itself)
         raise ValueError(
@@ -447,14 +449,19 @@ def _from_python(value, npd=None):
             or kind in "US"
             and not leaf_types <= {str, bytes}
         ):
+            if npd is not None and leaf_types <= {bool, int, float} and kind not in "US":
+                return _bools_among_numbers(value, npd)
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
     if kind == "O":
-        if all(isinstance(v, int) for v in (_leaves(value) if arr.ndim else [value])):
+        leaves = list(_leaves(value) if arr.ndim else [value])
+        if npd is not None and npd.kind in "fc" and _real_numbers(leaves):
+            return _big_ints_as(value, npd)  # (ints beyond int64 asked to be floats)
+        if all(isinstance(v, int) for v in leaves):
             raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
         if isinstance(value, (list, tuple)):
             raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
         raise _unsupported(value)
-    if kind == "u" and arr.size and arr.max() > _INT64.max:
+    if kind == "u" and arr.size and arr.max() > _INT64.max and not (npd and npd.kind in "fc"):
         raise ValueError("Can't convert Python sequence with out-of-range integer to Tensor.")
     if npd is None:
         if kind == "f":
@@ -494,6 +501,76 @@ def _from_python(value, npd=None):
     ):
         raise _cannot(value, npd)
     return arr.astype(npd)
+
+
+def _bools_among_numbers(value, npd):
+    """A list mixing bools with numbers, which TF converts only where a wide number dtype is
+    asked for (bools as 1 and 0): any float or complex dtype; int32 or int64 when the rest are
+    ints in range (a float there is its TypeError, or "mixed types" when a bool comes first).
+    A bool, string or narrower integer dtype refuses the mix, as does no dtype."""
+    leaves = list(_leaves(value))
+    mixed = ValueError("Can't convert Python sequence with mixed types to Tensor.")
+    if npd.kind in "fc":
+        return np.array(value, dtype=np.float64).astype(npd)
+    if npd.kind != "i" or npd.itemsize < 4:
+        raise mixed
+    if any(type(v) is float for v in leaves):
+        if type(leaves[0]) is bool:
+            raise mixed
+        raise _cannot(value, npd)
+    info = np.iinfo(npd)
+    if not all(info.min <= v <= info.max for v in leaves):
+        raise mixed
+    return np.array(value, dtype=npd)
+
+
+def _real_numbers(leaves):
+    return all(type(v) is int or type(v) is float for v in leaves)
+
+
+def _big_ints_as(value, npd):
+    """Python numbers, some of them ints beyond int64, as floats (or complex) of dtype `npd`:
+    TF converts them where a floating dtype is asked for (2**70 as float32 is 1.18e21, inf
+    as float16) and refuses only an int beyond float64's range."""
+    try:
+        arr = np.array(value, dtype=np.float64)
+    except OverflowError:
+        raise ValueError(
+            "Can't convert Python sequence with out-of-range integer to Tensor."
+        ) from None
+    with np.errstate(over="ignore"):
+        return arr.astype(npd)
+
+
+def nest_shape(value):
+    """The shape of a (rectangular) nest of lists, read along its first entries."""
+    shape, v = [], value
+    while isinstance(v, (list, tuple)):
+        shape.append(len(v))
+        if not v:
+            break
+        v = v[0]
+    return shape, v
+
+
+def too_deep(value, npd=None):
+    """The error for a Python nest deeper than numpy's 64 dimensions (a TF tensor may have up
+    to 254, but TF cannot make a numpy value of it either; it checks the values first)."""
+    shape, v = nest_shape(value)
+    depth = len(shape)
+    if npd is not None:
+        try:
+            _from_python(v, npd)
+        except TypeError:
+            return _cannot(value, npd)
+    if isinstance(v, (str, bytes)):
+        return ValueError("number of dimensions must be within [0, 64]")
+    return InvalidArgumentError(
+        None,
+        None,
+        f"Cannot convert tensor with {depth} dimensions to NumPy array. NumPy arrays can have "
+        "at most 64 dimensions",
+    )
 
 
 def _from_numpy(value, npd=None):
@@ -540,9 +617,7 @@ def _to_numpy(value, dtype=None, pack=True):
                 "tf.constant cannot convert a list that holds tensors: use "
                 "tf.stack (or tf.convert_to_tensor)"
             )
-        first = next(v for v in _leaves(value) if isinstance(v, _TensorLike))
-        npd = first._read_value().dtype if npd is None else npd
-        return np.array(_nested_values(value, npd))
+        return _autopack(value, npd)
     if isinstance(value, (numbers.Number, list, tuple, str, bytes, np.bool_)):
         return _from_python(value, npd)
     if hasattr(value, "__array__"):  # (array-like objects are converted as TF does: by
@@ -551,18 +626,83 @@ def _to_numpy(value, dtype=None, pack=True):
     raise _unsupported(value)
 
 
-def _nested_values(value, npd):
+def _autopack(value, npd):
+    """A list that holds tensors, packed as TF packs it (its `_autopacking_conversion_function`):
+    in the dtype asked for, to which every tensor is cast first, or else in the dtype of the
+    first tensor. A list whose entries are all tensors is one Pack op (which refuses entries of
+    another dtype or shape, InvalidArgumentError); in any other list a tensor of another dtype
+    is a TypeError, and the other entries are converted to the dtype."""
+    first = next(v for v in _leaves(value) if isinstance(v, _TensorLike))
+    have = first._read_value().dtype
+    if npd is not None and npd != have:
+        value = _cast_tensors(value, npd)
+    return _pack_nest(value, have if npd is None else npd).view(np.ndarray)
+
+
+def _cast_tensors(value, npd):
     if isinstance(value, (list, tuple)):
-        return [_nested_values(v, npd) for v in value]
+        return [_cast_tensors(v, npd) for v in value]
     if isinstance(value, _TensorLike):
-        v = value._read_value()
-        if v.dtype != npd:
-            raise TypeError(
-                f"Tensor conversion requested dtype {_dt.from_numpy(npd).name} for "
-                f"{type(value).__name__} with dtype {v.dtype.name}"
+        from .ops import cast  # (TF's Cast: a string to a number is its UnimplementedError)
+
+        return cast(value, _dt.from_numpy(npd))
+    return value
+
+
+def _pack_nest(value, npd):
+    """One level of TF's `_autopacking_helper`: a numpy array when the level held a tensor
+    (then packed), else the list as it is, for the level above to convert whole."""
+    if all(isinstance(v, _TensorLike) for v in value):
+        return _pack([v._read_value() for v in value])
+    parts, packed = [], []  # (each entry, and whether it is a packed tensor's value)
+    for v in value:
+        if isinstance(v, _TensorLike):
+            if v._read_value().dtype != npd:
+                raise TypeError(
+                    f"Cannot convert a list containing a tensor of dtype <dtype: "
+                    f"'{_dt.from_numpy(v._read_value().dtype).name}'> to <dtype: "
+                    f"'{_dt.from_numpy(npd).name}'> (Tensor is: {v!r})"
+                )
+            parts.append(v._read_value())
+            packed.append(True)
+        elif isinstance(v, (list, tuple)):
+            part = _pack_nest(v, npd)
+            parts.append(part)
+            packed.append(isinstance(part, _Packed))
+        else:
+            parts.append(v)
+            packed.append(False)
+    if not any(packed):
+        return parts
+    return _pack([p if k else _to_numpy(p, npd, False) for p, k in zip(parts, packed)])
+
+
+class _Packed(np.ndarray):
+    """The value of a packed level (so that the level above knows it from numpy data)."""
+
+
+def _dims(shape):
+    return "[" + ",".join(map(str, shape)) + "]"
+
+
+def _pack(values):
+    """TF's Pack of numpy values: one dtype and one shape, those of the first."""
+    first = np.asarray(values[0])
+    for i, v in enumerate(values[1:], 1):
+        v = np.asarray(v)
+        if v.dtype != first.dtype:
+            raise invalid(
+                "Pack",
+                f"cannot compute Pack as input #{i}(zero-based) was expected to be a "
+                f"{tf_type_name(first.dtype)} tensor but is a {tf_type_name(v.dtype)} tensor",
             )
-        return v
-    return _from_python(value, npd)
+        if v.shape != first.shape:
+            raise invalid(
+                "Pack",
+                f"Shapes of all inputs must match: values[0].shape = {_dims(first.shape)} != "
+                f"values[{i}].shape = {_dims(v.shape)}",
+            )
+    return np.stack([np.asarray(v) for v in values]).view(_Packed)
 
 
 def _compact(arr):

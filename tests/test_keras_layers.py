@@ -308,3 +308,23 @@ def test_dense_softmax_output_keeps_its_logits_for_the_losses():
     assert tf.keras.activations.logits_of(y * 1.0) is None
     with pytest.raises(ValueError, match="Could not interpret activation function identifier"):
         tf.keras.layers.Dense(2, activation="nope")
+
+
+def test_initializers_get_takes_none_configs_and_values_as_keras_3_does():
+    get = tf.keras.initializers.get
+    assert get(None) is None
+    assert float(get({"class_name": "Constant", "config": {"value": 2.0}})((1,))[0]) == 2.0
+    assert type(get({"class_name": "zeros"})) is tf.keras.initializers.Zeros
+    init = get(np.array([1.0, 2.0]))
+    assert init((2,), "float32").numpy().tolist() == [1.0, 2.0]
+    with pytest.raises(ValueError, match="Expected `shape` to be"):
+        init((3,))
+    with pytest.raises(ValueError, match="Could not interpret initializer identifier"):
+        get(1.5)
+
+
+def test_dense_takes_true_as_one_unit_as_keras_does():
+    d = layers.Dense(True)
+    assert d.units is True and d(tf.ones((2, 3))).shape == (2, 1)
+    with pytest.raises(ValueError, match="Received: units=3.0"):
+        layers.Dense(3.0)

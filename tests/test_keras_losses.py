@@ -212,7 +212,7 @@ def test_a_subclass_writes_call_as_in_keras():
 
 def test_get_by_name():
     assert losses.get("mse") is losses.mean_squared_error
-    with pytest.raises(ValueError, match="Unknown loss"):
+    with pytest.raises(ValueError, match="Could not interpret loss identifier: hinge"):
         losses.get("hinge?")
 
 
@@ -277,3 +277,16 @@ def test_a_loss_object_maps_over_python_structures_as_keras_3():
         tf.keras.losses.SparseCategoricalCrossentropy()([1, 0], [[0.2, 0.7], [0.9, 0.4]])
     assert abs(float(mse([0.0, 1.0, 1.0], [0.2, 0.7, 0.9])) - 0.14 / 3) < 1e-6
     assert abs(float(tf.keras.losses.mse([0.0, 1.0, 1.0], y)) - 0.14 / 3) < 1e-6  # (functions)
+
+
+def test_get_takes_none_classes_and_config_dicts_as_keras_3_does():
+    get = tf.keras.losses.get
+    assert get(None) is None
+    assert type(get("MeanSquaredError")) is tf.keras.losses.MeanSquaredError
+    assert type(get(tf.keras.losses.MeanAbsoluteError)) is tf.keras.losses.MeanAbsoluteError
+    bce = get({"class_name": "BinaryCrossentropy", "config": {"from_logits": True}})
+    assert bce.get_config()["from_logits"] is True
+    assert get({"class_name": "mean_squared_error"}) is tf.keras.losses.mean_squared_error
+    for bad, words in [({}, "Unknown `config`"), (1.5, "Could not interpret loss identifier")]:
+        with pytest.raises(ValueError, match=words):
+            get(bad)

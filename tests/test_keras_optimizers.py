@@ -233,3 +233,20 @@ def test_get_by_name():
     assert isinstance(tf.keras.optimizers.get("adam"), Adam)
     with pytest.raises(ValueError):
         tf.keras.optimizers.get("rmsprop?")
+
+
+def test_get_takes_none_and_config_dicts_as_keras_3_does():
+    get = tf.keras.optimizers.get
+    assert get(None) is None
+    sgd = get({"class_name": "SGD"})
+    assert type(sgd) is tf.keras.optimizers.SGD and math.isclose(
+        float(sgd.learning_rate), 0.01, rel_tol=1e-6
+    )
+    assert get({"class_name": "sgd", "config": {"momentum": 0.5}}).momentum == 0.5
+    assert type(get({"class_name": "Adam", "config": {}})) is tf.keras.optimizers.Adam
+    with pytest.raises(ValueError, match="Could not interpret optimizer identifier"):
+        get({"class_name": "Nope"})
+    with pytest.raises(ValueError, match="not recognized"):
+        get({"class_name": "SGD", "config": {"nope": 1.0}})
+    with pytest.raises(ValueError, match="class_name"):
+        get({})

@@ -234,3 +234,40 @@ def test_constant_checks_its_shape_as_tensorshape_does(shape, error):
     with pytest.raises(error, match="Dimension"):
         tf.constant([1.0, 2.0, 3.0], shape=shape)
     assert tf.constant([1.0, 2.0, 3.0], shape=np.array([3, 1])).shape == (3, 1)
+
+
+def _nest(value, depth):
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_nest_deeper_than_numpy_is_reduced_and_measured_but_not_converted():
+    """TF holds a tensor of up to 254 dimensions but cannot read one of more than 64 as numpy;
+    minitape's tensors are numpy values, so converting such a nest raises the error TF raises
+    when it is read (InvalidArgumentError), while what needs only its values or lengths
+    works as in TF."""
+    deep = _nest(2.0, 70)
+    for convert in (tf.constant, tf.convert_to_tensor, lambda v: tf.add(v, 1.0)):
+        with pytest.raises(InvalidArgumentError, match="70 dimensions to NumPy array"):
+            convert(deep)
+    assert float(tf.reduce_sum(deep)) == 2.0
+    assert bool(tf.reduce_any(_nest(True, 70)))
+    assert tf.shape(deep).numpy().tolist() == [1] * 70
+    assert int(tf.size(deep)) == 1 and int(tf.rank(deep)) == 70
+    with pytest.raises(InvalidArgumentError):
+        tf.reduce_sum(deep, keepdims=True)  # (a 70-d result: TF returns it, minitape cannot)
+    with pytest.raises(TypeError, match="dtype bool"):
+        tf.reduce_any(_nest(1, 70))  # (TF converts to bool first)
+
+
+def test_a_list_of_tensors_is_packed_as_tf_packs_it():
+    f, i = tf.constant([0.5, -1.0]), tf.constant([1, 2])
+    assert tf.convert_to_tensor([f, i], dtype=tf.float64).dtype == tf.float64  # (cast)
+    assert tf.add(np.array([1.0, 2.0]), [f, i]).numpy().tolist() == [[1.5, 1.0], [2.0, 4.0]]
+    with pytest.raises(InvalidArgumentError, match="Pack as input #1"):
+        tf.convert_to_tensor([f, i])
+    with pytest.raises(TypeError, match="list containing a tensor of dtype"):
+        tf.convert_to_tensor([[i], f])
+    with pytest.raises(InvalidArgumentError, match="Shapes of all inputs must match"):
+        tf.convert_to_tensor([f, tf.constant([1.0])])

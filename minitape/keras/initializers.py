@@ -15,7 +15,9 @@ import numpy as np
 
 from .. import random
 from ..dtypes import as_dtype, float32
-from ..ops import fill, ones, zeros
+from ..ops import cast, fill, ones, zeros
+from ..tensor import is_tensor
+from ._config import from_config
 
 __all__ = [
     "Initializer",
@@ -241,9 +243,19 @@ _BY_NAME = {
 }
 
 
+_CLASSES = {c.__name__: c for c in set(_BY_NAME.values())}
+
+
 def get(identifier):
-    """An initializer from its name ('glorot_uniform', 'zeros', ...), or a callable as is."""
-    if isinstance(identifier, str):
+    """An initializer from its name ('glorot_uniform' or 'GlorotUniform', 'zeros', ...), from
+    a config dict (`{"class_name": "Constant", "config": {"value": 2.0}}`), from a tensor or
+    array (its values, for a variable of its shape), a class (made with its defaults) or a
+    callable as is; None stays None, as in Keras 3."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        found = from_config(identifier, {**_BY_NAME, **_CLASSES}, "initializer")
+    elif isinstance(identifier, str):
         key = (
             identifier
             if identifier in _BY_NAME
@@ -253,7 +265,28 @@ def get(identifier):
             raise ValueError(
                 f"Unknown initializer: '{identifier}'. Known names: {sorted(_BY_NAME)}."
             )
-        return _BY_NAME[key]()
-    if callable(identifier):
-        return identifier
-    raise TypeError(f"Could not interpret initializer identifier: {identifier!r}")
+        found = _BY_NAME[key]
+    elif is_tensor(identifier) or isinstance(identifier, (np.ndarray, np.generic)):
+        found = _of_values(identifier)
+    else:
+        found = identifier
+    if isinstance(found, type):
+        return found()
+    if callable(found):
+        return found
+    raise ValueError(f"Could not interpret initializer identifier: {identifier}")
+
+
+def _of_values(values):
+    """Keras' initializer of a tensor or array: those values, cast, for a shape that is theirs."""
+
+    def initialize_fn(shape, dtype=None):
+        have = tuple(np.shape(values))
+        if tuple(shape) != have:
+            raise ValueError(
+                f"Expected `shape` to be {have} for direct tensor as initializer. "
+                f"Received shape={shape}"
+            )
+        return cast(values, as_dtype(dtype or float32))
+
+    return initialize_fn

@@ -247,10 +247,10 @@ class Dense(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+        if not isinstance(units, int) or units <= 0:  # (Keras takes True: it is 1)
             raise ValueError(
                 f"Received an invalid value for `units`, expected a positive "
-                f"integer. Received: units={units!r}"
+                f"integer. Received: units={units}"
             )
         self.units = units
         self.activation = activations.get(activation)
@@ -284,13 +284,13 @@ class Dense(Layer):
     def build(self, input_shape):
         in_features = TensorShape(input_shape)[-1]
         self.kernel = _LayerVariable(
-            self.kernel_initializer((in_features, self.units), self.dtype),
+            self.kernel_initializer((in_features, int(self.units)), self.dtype),
             "kernel",
             _variable_path(self, "kernel"),
         )
         if self.use_bias:
             self.bias = _LayerVariable(
-                self.bias_initializer((self.units,), self.dtype),
+                self.bias_initializer((int(self.units),), self.dtype),
                 "bias",
                 _variable_path(self, "bias"),
             )

@@ -23,6 +23,7 @@ from .. import ops as o
 from ..errors import invalid
 from ..nn_impl import sigmoid_cross_entropy_with_logits
 from ..tensor import _TensorLike, convert_to_tensor, read
+from ._config import from_config
 from .activations import logits_of
 from .dtype_policies import policy_dtype
 from .layers import _unique_name
@@ -57,6 +58,14 @@ def _as(x, dtype):
         x = read(x)
         return x if x._value.dtype == dtype else o.cast(x, dtype)
     return convert_to_tensor(x, dtype=dtype)
+
+
+def _cast(x, dtype):
+    """Keras' `ops.cast(x, dtype)`: data that is no tensor is converted on its own first
+    (so [True, 1] is refused as mixed types, and strings fail in the cast), then cast."""
+    if not isinstance(x, _TensorLike):
+        x = convert_to_tensor(x)
+    return _as(x, dtype)
 
 
 def _squeeze_or_expand(x1, x2):
@@ -121,7 +130,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     to [1e-7, 1 - 1e-7], exactly as Keras does, so a prediction of exactly 0 or 1 gives a
     large but finite loss. `y_true` and `y_pred` must have the same shape."""
     y_pred = convert_to_tensor(y_pred)
-    y_true = _as(y_true, y_pred._value.dtype)
+    y_true = _cast(y_true, y_pred._value.dtype)  # (Keras casts y_true)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     t, p = y_true._value.shape, y_pred._value.shape
@@ -160,7 +169,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
             f"`axis` must be of type `int`. Received: axis={axis} of type {type(axis)}"
         )
     y_pred = convert_to_tensor(y_pred)
-    y_true = _as(y_true, y_pred._value.dtype)
+    y_true = _cast(y_true, y_pred._value.dtype)  # (Keras casts y_true)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / y_true._value.shape[-1]
     t, p = y_true.shape, y_pred.shape
@@ -457,14 +466,39 @@ _BY_NAME = {
 }
 
 
+_CLASSES = {
+    c.__name__: c
+    for c in (
+        MeanSquaredError,
+        MeanAbsoluteError,
+        BinaryCrossentropy,
+        CategoricalCrossentropy,
+        SparseCategoricalCrossentropy,
+    )
+}
+
+
 def get(identifier):
-    """A loss function from its name ('mse', 'binary_crossentropy', ...), or a callable."""
-    if isinstance(identifier, str):
-        if identifier not in _BY_NAME:
+    """A loss from its name: a function ('mse', 'binary_crossentropy', ...) or a Loss class
+    ('MeanSquaredError', made with its defaults); from a config dict (`{"class_name":
+    "BinaryCrossentropy", "config": {"from_logits": True}}`); a Loss class, made; a callable
+    as is; None stays None, as in Keras 3."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        table = {**_CLASSES, **{n: f for n, f in _BY_NAME.items() if n == f.__name__}}
+        found = from_config(identifier, table, "loss")
+    elif isinstance(identifier, str):
+        found = _BY_NAME.get(identifier) or _CLASSES.get(identifier)
+        if found is None:
             raise ValueError(
-                f"Unknown loss function: '{identifier}'. Known names: {sorted(_BY_NAME)}."
+                f"Could not interpret loss identifier: {identifier} (minitape knows "
+                f"{', '.join(sorted([*_BY_NAME, *_CLASSES]))})"
             )
-        return _BY_NAME[identifier]
-    if callable(identifier):
-        return identifier
-    raise TypeError(f"Could not interpret loss function identifier: {identifier!r}")
+    else:
+        found = identifier
+    if isinstance(found, type):
+        return found()
+    if callable(found):
+        return found
+    raise ValueError(f"Could not interpret loss identifier: {identifier}")

@@ -22,6 +22,7 @@ from ..function import init_scope
 from ..ops import cast, clip_by_value, maximum, sqrt, square, zeros_like
 from ..tape import logger
 from ..tensor import Tensor, Variable, convert_to_tensor, read
+from ._config import from_config
 
 __all__ = ["Optimizer", "SGD", "Adam", "get"]
 
@@ -272,11 +273,19 @@ _BY_NAME = {"sgd": SGD, "adam": Adam}
 
 
 def get(identifier):
-    """An optimizer from its name ('sgd', 'adam': default settings), or an instance as is."""
-    if isinstance(identifier, Optimizer):
+    """An optimizer from its name ('sgd', 'adam': default settings, any case), from a config
+    dict (`{"class_name": "SGD", "config": {"momentum": 0.9}}`), or an instance as is; None
+    stays None, as in Keras 3."""
+    if identifier is None or isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
+    if isinstance(identifier, dict):
+        name = identifier.get("class_name")
+        if not isinstance(name, str):  # (Keras fails on it: KeyError, AttributeError)
+            raise ValueError(f"An optimizer config needs a 'class_name' string, got {identifier!r}")
+        config = {**identifier, "class_name": name.lower()}
+        return from_config(config, _BY_NAME, "optimizer")
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
 
 

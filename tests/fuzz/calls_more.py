@@ -268,7 +268,78 @@ MORE = {
     "gv:pair_not_list": lambda tf: Build(lambda v, w: (tf.constant([1.0, 1.0]), v)),
     "gv:nan": lambda tf: Build(lambda v, w: [(tf.constant([float("nan"), 1.0]), v)]),
     "gv:int_var": lambda tf: Build(lambda v, w: [(tf.constant([1, 1]), tf.Variable([1, 2]))]),
+    # dtypes given as what TF reads through their dtype or as a DataType enum value
+    "2.0": lambda tf: 2.0,
+    "np_f64_1": lambda tf: np.array([2.0]),
+    "np_f64_0d": lambda tf: np.array(2.0),
+    "np_i64_1x1": lambda tf: np.array([[1]]),
+    "np_empty": lambda tf: np.zeros(0),
+    "np.float64(3.0)": lambda tf: np.float64(3.0),
+    "bytes_type": lambda tf: bytes,
+    "complex_type": lambda tf: complex,
+    # Python sequences TF converts
+    "deep70": lambda tf: _nest(2.0, 70),
+    "deep70_bool": lambda tf: _nest(True, 70),
+    "deep70_int": lambda tf: _nest(1, 70),
+    "[i32_3,f32_3]": lambda tf: [tf.constant([1, 0, 2]), tf.constant([0.5, -1.0, 2.0])],
+    "[f32_3,[1,0,2]]": lambda tf: [tf.constant([0.5, -1.0, 2.0]), [1, 0, 2]],
+    "[[i32_3],f32_3]": lambda tf: [[tf.constant([1, 0, 2])], tf.constant([0.5, -1.0, 2.0])],
+    "[f32_3,np_f64]": lambda tf: [tf.constant([0.5, -1.0, 2.0]), np.array([1.0, 2.0, 3.0])],
+    "[f32_3,string_2]": lambda tf: [tf.constant([0.5, -1.0]), tf.constant(["ab", "c"])],
+    "[f32_3,f32_2x3]": lambda tf: [tf.constant([0.5, -1.0, 2.0]), tf.ones([2, 3])],
+    "[f32_0d,np_f64_0d]": lambda tf: [tf.constant(1.5), np.array(2.0)],
+    "[var_f32_3,i32_3]": lambda tf: [tf.Variable([0.5, -1.0, 2.0]), tf.constant([1, 0, 2])],
+    "[2**70,1]": lambda tf: [2**70, 1],
+    "[2**70,1.5]": lambda tf: [2**70, 1.5],
+    "2**63": lambda tf: 2**63,
+    "2**1030": lambda tf: 2**1030,
+    # axes and perms TF reads by their values
+    "[[0]]": lambda tf: [[0]],
+    "[[[1]]]": lambda tf: [[[1]]],
+    "[[5]]": lambda tf: [[5]],
+    "[[0,1]]": lambda tf: [[0, 1]],
+    "[-1,0]": lambda tf: [-1, 0],
+    "[-1,-2]": lambda tf: [-1, -2],
+    "[1,-2]": lambda tf: [1, -2],
+    "[-3,0]": lambda tf: [-3, 0],
+    "[-1,1]": lambda tf: [-1, 1],
+    "[2,0]": lambda tf: [2, 0],
+    "c128_2": lambda tf: tf.constant([1 + 1j, 2.0]),
+    # Keras identifiers
+    "'sgd'": lambda tf: "sgd",
+    "'SGD'": lambda tf: "SGD",
+    "'zeros'": lambda tf: "zeros",
+    "'GlorotUniform'": lambda tf: "GlorotUniform",
+    "'MeanSquaredError'": lambda tf: "MeanSquaredError",
+    "'mse'": lambda tf: "mse",
+    "'nope'": lambda tf: "nope",
+    "cfg:SGD": lambda tf: {"class_name": "SGD"},
+    "cfg:sgd_empty": lambda tf: {"class_name": "sgd", "config": {}},
+    "cfg:SGD_momentum": lambda tf: {"class_name": "SGD", "config": {"momentum": 0.5}},
+    "cfg:SGD_unknown": lambda tf: {"class_name": "SGD", "config": {"nope": 0.5}},
+    "cfg:Adam": lambda tf: {"class_name": "Adam"},
+    "cfg:Nope": lambda tf: {"class_name": "Nope"},
+    "cfg:no_class": lambda tf: {"config": {}},
+    "cfg:MeanSquaredError": lambda tf: {"class_name": "MeanSquaredError"},
+    "cfg:mean_squared_error": lambda tf: {"class_name": "mean_squared_error"},
+    "cfg:BCE_logits": lambda tf: {
+        "class_name": "BinaryCrossentropy",
+        "config": {"from_logits": True},
+    },
+    "cfg:Zeros": lambda tf: {"class_name": "Zeros", "config": {}},
+    "cfg:zeros": lambda tf: {"class_name": "zeros"},
+    "cfg:Constant": lambda tf: {"class_name": "Constant", "config": {"value": 2.0}},
+    "class:SGD": lambda tf: tf.keras.optimizers.SGD,
+    "class:MeanSquaredError": lambda tf: tf.keras.losses.MeanSquaredError,
+    "class:Zeros": lambda tf: tf.keras.initializers.Zeros,
+    "obj:SGD": lambda tf: tf.keras.optimizers.SGD(),
 }
+
+
+def _nest(value, depth):
+    for _ in range(depth):
+        value = [value]
+    return value
 
 
 # --- harnesses ---------------------------------------------------------------------------
@@ -520,7 +591,7 @@ _PAR = ["str", "-1", "0", "1.5", "None", "f32_0d", "i32_0d", "True"]
 _UNCONNECTED = ["'zero'", "'ZERO'", "tf.UnconnectedGradients.ZERO", "'nope'", "None", "1"]
 _UNCONNECTED += ["True", "str", "tf.float32"]
 _TARGETS = ["[$y,$y]", "{'a':$y}", "1.5", "str", "f32_3", "[$y,None]", "$x", "i32_3", "$z"]
-_TARGETS += ["[$y,1.0]", "[1.0,2.0,3.0]"]
+_TARGETS += ["[$y,1.0]", "[1.0,2.0,3.0]", "np_f64", "np_float64_scalar", "np_f32_2x3"]
 _SOURCES = ["[$x,$x]", "{'a':$x}", "[$x,None]", "[$x,1.0]", "($x,)", "f32_3", "str", "None"]
 _SOURCES += ["$y", "[[$x]]", "i32_3", "1.5"]
 _SIGNATURES = ["sig:f32[3]", "sig:f32[None]", "sig:f32[2]", "sig:i32[3]", "sig:f32[]", "sig:two"]
@@ -533,6 +604,23 @@ _GV = sorted(k for k in MORE if k.startswith("gv:")) + ["None", "str", "1.5", "[
 _WEIGHTS = sorted(k for k in MORE if k.startswith("w:")) + ["None", "[]", "str", "f32_3"]
 _LAYERS = ["layer:dense", "layer:dense_shape", "layer:seq", "[layer:dense]", "class:Dense"]
 _LAYERS += ["fn:sq", "None", "str", "1.5", "f32_3", "dict"]
+
+_AS_DTYPE = ["np_u8", "np_f64", "np_str", "np_obj", "np_bool", "np_c128", "np_f16", "np_i64"]
+_AS_DTYPE += ["np_float64_scalar", "np_int64_scalar", "np.float64(3.0)", "np_f64_1", "np_empty"]
+_AS_DTYPE += ["np_i64_1x1", "True", "False", "1.0", "2.0", "1", "3", "0", "1.5", "f32_3"]
+_AS_DTYPE += ["f32_0x3", "var_f32_0d", "bytes_type", "complex_type", "'float32'", "None"]
+_SEQS = ["[f32_3,i32_3]", "[i32_3,f32_3]", "[f32_3,[1,0,2]]", "[[i32_3],f32_3]"]
+_SEQS += ["[f32_3,np_f64]", "[f32_3,string_2]", "[f32_3,f32_2x3]", "[f32_0d,np_f64_0d]"]
+_SEQS += ["[var_f32_3,i32_3]", "(f32_3,i32_3)", "[2**70,1]", "[2**70,1.5]", "2**70", "2**63"]
+_DEEP = ["deep70", "deep70_bool", "deep70_int"]
+_AXES = ["[[]]", "[[0]]", "[[0,1]]", "[[[1]]]", "[0]"]
+_PERMS = ["[-1,0]", "[-1,-2]", "[1,-2]", "[-1]", "[-3,0]", "[-1,1]", "[2,0]"]
+_BIG = ["2**70", "-2**70", "2**63", "2**1030", "[2**70,1]"]
+_KERAS_IDS = ["None", "cfg:SGD", "cfg:sgd_empty", "cfg:SGD_momentum", "cfg:SGD_unknown"]
+_KERAS_IDS += ["cfg:Adam", "cfg:Nope", "cfg:no_class", "cfg:MeanSquaredError", "cfg:zeros"]
+_KERAS_IDS += ["cfg:mean_squared_error", "cfg:BCE_logits", "cfg:Zeros", "cfg:Constant", "{}"]
+_KERAS_IDS += ["'SGD'", "'MeanSquaredError'", "'GlorotUniform'", "'nope'", "class:SGD"]
+_KERAS_IDS += ["class:MeanSquaredError", "class:Zeros", "obj:SGD", "1.5", "dict"]
 
 # function -> (positional args, keyword args, {slot: candidates}); slot is an index or a
 # keyword (fuzzed even when the base call leaves it out)
@@ -817,6 +905,59 @@ FUNCS_MORE = {
         {},
         {"reduction": _REDUCTION, "from_logits": _FROM_LOGITS},
     ),
+    # dtypes given as arrays, bools and numbers (issue 26): TF's as_dtype reads an array by
+    # its .dtype and anything equal to a DataType enum value as that dtype
+    "as_dtype": (["tf.float32"], {}, {0: _AS_DTYPE}),
+    "cast": (["f32_2x3", "tf.int32"], {}, {1: _AS_DTYPE}),
+    "zeros_like": (["f32_2x3"], {}, {"dtype": _AS_DTYPE}),
+    "ones_like": (["f32_2x3"], {}, {"dtype": _AS_DTYPE}),
+    "zeros": (["[2,3]"], {}, {"dtype": _AS_DTYPE}),
+    "ones": (["[2,3]"], {}, {"dtype": _AS_DTYPE + ["tf.string"]}),
+    "eye": (["2"], {}, {"dtype": _AS_DTYPE}),
+    "range": (["5"], {}, {"dtype": _AS_DTYPE}),
+    "one_hot": (["i32_3", "3"], {}, {"dtype": _AS_DTYPE}),
+    "shape": (["f32_2x3"], {}, {0: _DEEP, "out_type": _AS_DTYPE + ["[]", "0", "False"]}),
+    "size": (["f32_2x3"], {}, {0: _DEEP, "out_type": _AS_DTYPE + ["tf.string", "tf.int64"]}),
+    "rank": (["f32_2x3"], {}, {0: _DEEP}),
+    "convert_to_tensor": (
+        ["[1.0,2.0,3.0]"],
+        {},
+        {0: _SEQS, "dtype": _AS_DTYPE + ["tf.float64", "tf.int32", "tf.float16"]},
+    ),
+    "constant": (["[1.0,2.0,3.0]"], {}, {0: _SEQS, "dtype": _AS_DTYPE}),
+    "Variable": (["[1.0,2.0,3.0]"], {}, {"dtype": _AS_DTYPE}),
+    # Python sequences TF converts: lists of tensors of other dtypes beside numpy operands,
+    # nests deeper than numpy's 64 dimensions, ints beyond int64 where floats are asked for
+    "add": (["np_f64", "f32_3"], {}, {0: _SEQS, 1: _SEQS}),
+    "multiply": (["np_f64", "f32_3"], {}, {0: _SEQS, 1: _SEQS}),
+    "subtract": (["f64_3", "f32_3"], {}, {1: _SEQS}),
+    "maximum": (["np_f64", "f32_3"], {}, {1: _SEQS}),
+    "equal": (["np_f64", "f32_3"], {}, {1: _SEQS}),
+    "clip_by_value": (["np_f64", "0.0", "1.5"], {}, {1: _SEQS, 2: _SEQS}),
+    "reduce_sum": (["f32_2x3"], {}, {0: _DEEP, "axis": _AXES}),
+    "reduce_mean": (["f32_2x3"], {}, {0: _DEEP, "axis": _AXES}),
+    "reduce_max": (["f32_2x3"], {}, {0: _DEEP, "axis": _AXES}),
+    "reduce_min": (["f32_2x3"], {}, {0: _DEEP}),
+    "reduce_all": (["bool_3"], {}, {0: _DEEP, "axis": _AXES}),
+    "reduce_any": (["bool_3"], {}, {0: _DEEP, "axis": _AXES}),
+    "linspace": (["0.0", "1.5", "5"], {}, {0: _BIG, 1: _BIG, 2: _BIG}),
+    "keras.losses.mae": (["f32_3", "f32_3"], {}, {0: _BIG, 1: _BIG}),
+    "keras.losses.mse": (["f32_3", "f32_3"], {}, {0: _BIG, 1: _BIG}),
+    # axes and perms TF reads by their values
+    "expand_dims": (["f32_2x3", "1"], {}, {1: _AXES + ["[0,1]", "[]", "[[5]]", "[-1]"]}),
+    "transpose": (["f32_2x3"], {"perm": "[1,0]"}, {"perm": _PERMS}),
+    # complex numbers
+    "sigmoid": (["f32_3"], {}, {0: ["np_c128", "complex", "c128_2"]}),
+    "math.sigmoid": (["f32_3"], {}, {0: ["np_c128", "complex", "c128_2"]}),
+    "nn.sigmoid": (["f32_3"], {}, {0: ["np_c128", "complex", "c128_2"]}),
+    "keras.activations.sigmoid": (["f32_3"], {}, {0: ["np_c128", "c128_2"]}),
+    "math.log_sigmoid": (["f32_3"], {}, {0: ["np_c128", "c128_2"]}),
+    # Keras 3's get() and Dense's units
+    "keras.optimizers.get": (["'sgd'"], {}, {0: _KERAS_IDS}),
+    "keras.losses.get": (["'mse'"], {}, {0: _KERAS_IDS}),
+    "keras.initializers.get": (["'zeros'"], {}, {0: _KERAS_IDS + ["np_f64", "f32_3"]}),
+    "keras.activations.get": (["'relu'"], {}, {0: ["None", "'nope'", "cfg:Nope", "1.5"]}),
+    "keras.layers.Dense": (["3"], {}, {0: ["True", "False", "np_int64_scalar", "3.0"]}),
 }
 
 

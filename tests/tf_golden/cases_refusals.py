@@ -149,3 +149,190 @@ def embedding_lookup_of_a_tuple_is_one_table(tf):
         tf.nn.embedding_lookup(tuple(shards), [1]),
         tf.nn.embedding_lookup(shards, [1]),
     ]
+
+
+@case(message=True)
+def dtype_given_as_an_array_a_bool_or_an_enum_number(tf):
+    """TF's as_dtype reads an array by its dtype and looks anything else up among the DataType
+    enum values (True and 1.0 are 1: float32; 2.0 is float64); zeros_like/ones_like first
+    compare the argument with the input's dtype, where an array's truth is numpy's."""
+    x = tf.constant([[1.0, -2.0, 3.0]])
+    names = [
+        tf.as_dtype(v).name
+        for v in (np.array([1, 2], np.uint8), np.array([0.5]), np.array(["a"]), True, 1.0, 2.0)
+    ]
+    return [
+        names,
+        tf.as_dtype(np.float64(2.5)).name,
+        tf.as_dtype(np.float64(3.0)).name,
+        attempt(tf.as_dtype, False),
+        attempt(tf.as_dtype, 1.5),
+        attempt(tf.as_dtype, bytes),
+        attempt(tf.as_dtype, complex),
+        tf.cast(x, np.array([1, 0, 2], dtype=np.int64)),
+        tf.cast(x, True),
+        tf.zeros([2], dtype=np.array([True, False])),
+        tf.ones([2], dtype=2.0),
+        tf.eye(2, dtype=np.array([1], np.int64)),
+        tf.zeros_like(x, dtype=True),
+        tf.ones_like(x, dtype=2.0),
+        tf.zeros_like(x, dtype=np.array([2.0])),
+        tf.ones_like(x, dtype=np.array([[1]])),
+        attempt(tf.zeros_like, x, dtype=np.array([1, 2], np.uint8)),
+        attempt(tf.ones_like, x, dtype=np.zeros(0)),
+        type(attempt(tf.zeros_like, x, dtype=tf.constant([1]))).__name__,
+        tf.one_hot(tf.constant([1, 0]), 2, dtype=np.array([2.0])),
+        attempt(tf.one_hot, tf.constant([1, 0]), 2, dtype=np.ones(3)),
+        attempt(tf.one_hot, tf.constant([1, 0]), 2, dtype=np.array(["a", "b"])),
+        tf.shape(x, out_type=0),
+        tf.shape(x, out_type=tf.zeros([0])),
+        attempt(tf.shape, x, out_type=np.ones(3)),
+        attempt(tf.ones, [2], dtype=tf.string),
+        attempt(tf.ones_like, tf.constant(["a"])),
+        attempt(tf.size, x, out_type=tf.string),
+        type(attempt(tf.range, 3, dtype=np.complex128)).__name__,
+    ]
+
+
+@case(message=True)
+def python_lists_holding_tensors_of_other_dtypes(tf):
+    """TF packs a list that holds tensors: cast to the dtype asked for (an op's other operand),
+    else one Pack of tensors that must agree, else each tensor must have the first's dtype."""
+    f, i = tf.constant([0.5, -1.0]), tf.constant([1, 2])
+    return [
+        tf.add(np.array([0.5, 2.0]), [f, i]),
+        tf.multiply(np.float64(2.0), [f, i]),
+        tf.constant([1.0, 2.0], tf.float64) + [f, i],
+        tf.convert_to_tensor([f, i], dtype=tf.float64),
+        tf.convert_to_tensor([f, [1, 0]], dtype=tf.float32),
+        tf.convert_to_tensor([tf.constant(1.0), np.array(2.0)]),
+        tf.convert_to_tensor([tf.constant(1.0), 2], dtype_hint=tf.int32),
+        attempt(tf.convert_to_tensor, [f, i]),
+        attempt(tf.add, [f, i], np.array([0.5, 2.0])),
+        attempt(tf.convert_to_tensor, [[tf.constant(1)], tf.constant([1.0])]),
+        attempt(tf.convert_to_tensor, [tf.constant([1.0]), tf.constant([1.0, 2.0])]),
+        attempt(tf.convert_to_tensor, [tf.constant([1, 0]), [1.5, 2.0]]),
+        attempt(tf.add, np.array([0.5, 2.0]), [f, tf.constant(["a", "b"])]),
+        attempt(tf.clip_by_value, np.array([0.5, 2.0, 1.0]), [f, f, f], 1.5),
+    ]
+
+
+@case(message=True)
+def python_lists_deeper_than_numpy_and_ints_beyond_int64(tf):
+    """A list nested 70 deep is a tensor TF can hold (up to 254 dimensions) but not turn into
+    numpy: reduced over every axis, or asked its shape, it is fine. An int beyond int64 becomes
+    a float where a floating dtype is asked for."""
+    deep = 2.0
+    for _ in range(70):
+        deep = [deep]
+    return [
+        tf.reduce_sum(deep),
+        tf.reduce_max(deep),
+        tf.reduce_all(_nest(True, 70)),
+        tf.shape(deep),
+        tf.size(deep),
+        tf.rank(deep),
+        tf.convert_to_tensor(2**70, dtype=tf.float32),
+        tf.constant([2**70, 1.5], dtype=tf.float64),
+        tf.linspace(0.0, 2**70, 3),
+        tf.keras.losses.mae(2**70, tf.constant([0.5, -1.0])),
+        attempt(tf.convert_to_tensor, 2**70),
+        attempt(tf.convert_to_tensor, 2**70, dtype=tf.int64),
+        attempt(tf.convert_to_tensor, 2**1030, dtype=tf.float64),
+    ]
+
+
+def _nest(value, depth):
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@case(message=True)
+def axes_and_perms_tf_reads_by_their_values(tf):
+    """expand_dims takes any axis holding one value ([[0]]); transpose a perm with negative
+    entries (counted from the end, once); a reduction an axis of any rank ([[]] is no axis)."""
+    x = tf.constant([[1.0, -2.0, 3.0], [-4.0, 5.0, 0.25]])
+    b = tf.constant([True, False, True])
+    return [
+        tf.expand_dims(x, [[0]]),
+        tf.expand_dims(x, [2]),
+        attempt(tf.expand_dims, x, [0, 1]),
+        attempt(tf.expand_dims, x, [[5]]),
+        tf.transpose(x, perm=[-1, 0]),
+        tf.transpose(tf.reshape(tf.range(6), [1, 2, 3]), perm=[-1, 0, -2]),
+        attempt(tf.transpose, x, perm=[-1]),
+        attempt(tf.transpose, x, perm=[-3, 0]),
+        attempt(tf.transpose, x, perm=[-1, 1]),
+        tf.reduce_any(b, axis=[[]]),
+        tf.reduce_sum(x, axis=[[1]]),
+        tf.reduce_mean(x, axis=[[0, 1]]),
+        tf.keras.losses.binary_crossentropy(
+            tf.constant([0.5, 0.2]), tf.constant([0.5, 0.9]), axis=[[]]
+        ),
+        _complex(tf.sigmoid(np.array([1 + 1j, 2.0, -1000.0]))),
+        _complex(tf.sigmoid(tf.constant(1 - 2j))),
+    ]
+
+
+def _complex(t):
+    """A complex tensor as its dtype and rounded parts (the record holds real numbers)."""
+    v = t.numpy()
+    return [t.dtype.name, np.round(v.real, 6).tolist(), np.round(v.imag, 6).tolist()]
+
+
+@case
+def jacobian_of_a_numpy_target_is_unconnected(tf):
+    x = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape(persistent=True) as tape:
+        y = x * x
+    return [
+        tape.jacobian(np.array([0.5, -1.0, 2.0]), x),
+        tape.jacobian(np.float64(2.0), x),
+        tape.jacobian(y, x),
+    ]
+
+
+@case(message=True)
+def a_variable_operand_gives_its_dtype_as_a_tensor_does(tf):
+    """numpy data or a Python number beside a variable takes the variable's dtype (TF's eager
+    fast path); a Python list first is converted first, and the variable must then match."""
+    v = tf.Variable([1, 0, 2])
+    return [
+        tf.maximum(np.array([0.5, -1.0, 2.0]), v),
+        tf.multiply(np.array([0.5, -1.0, 2.0]), v),
+        tf.equal(np.array([1.0, 0.0, 3.0]), v),
+        attempt(tf.multiply, 1.5, v),
+        attempt(tf.multiply, [0.5, -1.0, 2.0], v),
+        tf.multiply([1, 0, 2], v),
+        type(attempt(tf.add, np.array([0.5, -1.0, 2.0]), v)).__name__,
+    ]
+
+
+@case(message=True)
+def python_lists_mixing_bools_and_numbers(tf):
+    """[True, 1] is converted where a wide number dtype is asked for or hinted (True is 1), and
+    refused where none is (no dtype, an op's input, Keras' cast of y_true) or where the dtype is
+    bool, a string or a narrow integer."""
+    x = tf.ones([2])
+    return [
+        tf.convert_to_tensor([True, 1], dtype=tf.float64),
+        tf.convert_to_tensor([1.5, True], dtype=tf.float32),
+        tf.convert_to_tensor([True, 1], dtype_hint=tf.int32),
+        tf.constant([[True], [1]], dtype=tf.int64),
+        x + [True, 1],
+        tf.multiply(tf.ones([2], tf.int32), [True, 1]),
+        tf.zeros([True, 2]),
+        tf.repeat(tf.ones([2, 3]), [True, 1], axis=0),
+        tf.keras.losses.mae([True, 1], tf.constant([0.5, 2.0])),
+        attempt(tf.convert_to_tensor, [True, 1]),
+        attempt(tf.convert_to_tensor, [True, 1], dtype=tf.int8),
+        attempt(tf.convert_to_tensor, [True, 1.5], dtype=tf.int32),
+        attempt(tf.convert_to_tensor, [1, True, 2.5], dtype=tf.int32),
+        attempt(tf.reshape, tf.ones([1]), [True, 1]),
+        attempt(tf.tile, x, [True]),
+        attempt(tf.reduce_sum, x, axis=[True, 0]),
+        attempt(tf.nn.sigmoid_cross_entropy_with_logits, labels=[True, 1], logits=x),
+        attempt(tf.keras.losses.binary_crossentropy, [True, 1], x),
+        attempt(tf.clip_by_value, tf.ones([2, 3]), [True, 1], 1.5),
+    ]
