@@ -480,3 +480,50 @@ def course_nb08_a_sequential_casts_its_input_to_its_first_layers_dtype(tf):
 
     x = tf.constant([[0.1234567890123, 1e-9]], dtype=tf.float64)
     return [model("float64")(x), model("float32")(x)]
+
+
+@case
+def course_nb02_gradient_with_respect_to_the_prediction(tf):
+    # 02 §3: an intermediate computed inside the block from watched variables is a source like
+    # any other: dloss/dpred has pred's shape, 2 (pred - y) / n; an intermediate computed from
+    # constants alone was never recorded (None)
+    x = tf.constant([-1.0, 0.0, 0.5, 1.0])
+    y = tf.constant([8.0, 10.0, 11.5, 12.0])
+    w, b = tf.Variable(1.0), tf.Variable(1.0)
+    mse = tf.keras.losses.MeanSquaredError()
+    with tf.GradientTape() as tape:
+        pred = w * x + b
+        loss = mse(y, pred)
+        unrecorded = tf.constant(2.0) * tf.constant(3.0)
+        total = loss + unrecorded
+    return tape.gradient(total, [pred, w, b, unrecorded, loss])
+
+
+@case
+def course_nb09_where_does_not_stop_a_nan_gradient(tf):
+    # 09 §3: tf.where(p > 0, log(p), 0) is finite but its gradient at 0 is nan (the zero sent to
+    # the branch not taken meets log's infinite slope); a second where on the input fixes it
+    p = tf.constant([0.0, 4.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(p)
+        guarded = tf.where(p > 0, tf.math.log(p), 0.0)
+        fixed = tf.where(p > 0, tf.math.log(tf.where(p > 0, p, 1.0)), 0.0)
+    return [guarded, tape.gradient(guarded, p), fixed, tape.gradient(fixed, p)]
+
+
+@case(message=True)
+def course_nb05_second_derivative_of_softsign_is_a_lookup_error(tf):
+    # 05 §3: the tower of tapes through tf.nn.softsign stops at the second derivative with
+    # LookupError (its gradient op, SoftsignGrad, has no gradient); the same function written
+    # with ops that have gradients, x / (1 + |x|), gives -2 / (1 + x)^3 at 0.5
+    def second(f):
+        x = tf.constant(0.5)
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = f(x)
+            dy = inner.gradient(y, x)
+        return outer.gradient(dy, x)
+
+    return [attempt(second, tf.nn.softsign), second(lambda t: t / (1 + tf.abs(t)))]
