@@ -527,3 +527,24 @@ def course_nb05_second_derivative_of_softsign_is_a_lookup_error(tf):
         return outer.gradient(dy, x)
 
     return [attempt(second, tf.nn.softsign), second(lambda t: t / (1 + tf.abs(t)))]
+
+
+@case
+def course_nb10_per_example_gradients_with_vectorized_map(tf):
+    # 10 §4: a tape inside tf.vectorized_map gives one W-shaped gradient per example, stacked;
+    # they add up to the batch's gradient
+    x_batch = tf.constant([[1.0, -0.5, 2.0], [0.3, 0.8, -1.2]])
+    W = tf.constant([[0.5, -0.2, 0.1, 0.0], [0.3, 0.4, -0.6, 0.2], [-0.1, 0.2, 0.3, -0.4]])
+    b = tf.constant([0.1, -0.2, 0.0, 0.3])
+
+    def example_gradient(x_row):
+        with tf.GradientTape() as tape:
+            tape.watch(W)
+            loss_one = tf.reduce_sum(tf.tanh(x_row[None] @ W + b) ** 2)
+        return tape.gradient(loss_one, W)
+
+    per_example = tf.vectorized_map(example_gradient, x_batch)
+    with tf.GradientTape() as tape:
+        tape.watch(W)
+        loss_batch = tf.reduce_sum(tf.tanh(x_batch @ W + b) ** 2)
+    return [per_example, tape.gradient(loss_batch, W)]
