@@ -382,6 +382,12 @@ def is_tensor(x):
     return isinstance(x, (Tensor, Variable))
 
 
+def held_variable(x):
+    """The tf.Variable that `x` holds if `x` is a Keras 3 variable (ops and tapes see that one,
+    as TF's do through its `.value`), else None."""
+    return getattr(x, "_tf_variable", None)
+
+
 # -- conversion ------------------------------------------------------------------------------
 # TF's rules for turning Python and numpy data into tensors, in one place:
 #
@@ -788,6 +794,9 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return value if type(value) is Tensor else value._read()
     if value is None:
         raise _unsupported(value)
+    held = held_variable(value)
+    if held is not None:
+        return convert_to_tensor(held, dtype, dtype_hint)
     if dtype is None and dtype_hint is not None:
         try:
             return Tensor(_compact(_to_numpy(value, dtype_hint)))
@@ -805,6 +814,8 @@ def operand(x, like, op_name, hint=False):
         pass
     elif isinstance(x, Variable):
         x = x._read()
+    elif held_variable(x) is not None:
+        x = held_variable(x)._read()
     else:
         npd = like._value.dtype
         if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly
