@@ -22,7 +22,7 @@ from . import activations, initializers
 from .dtype_policies import policy_dtype
 from .variables import Variable as KerasVariable
 
-__all__ = ["Layer", "Dense"]
+__all__ = ["Layer", "Dense", "Conv2D"]
 
 _name_counts = {}
 _scope = []  # the names of the layers being called or built, outermost first (Keras' name scope)
@@ -286,3 +286,77 @@ class Dense(Layer):
         if self.use_bias:
             outputs = outputs + self.bias
         return self.activation(outputs)
+
+
+class Conv2D(Layer):
+    """A 2-D convolution layer on NHWC inputs: `activation(conv2d(inputs, kernel) + bias)`.
+
+    `kernel` has shape (kernel height, kernel width, input channels, filters) and starts
+    Glorot-uniform; `bias` has shape (filters,) and starts at zero. `padding` is "valid" (only
+    full windows) or "same" (zeros around: ceil(size / stride) positions)."""
+
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1),
+        padding="valid",
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        if not isinstance(filters, int) or filters <= 0:
+            raise ValueError(
+                "Invalid value for argument `filters`. Expected a strictly positive value. "
+                f"Received filters={filters}."
+            )
+        self.filters = filters
+        self.kernel_size = _pair(kernel_size, "kernel_size")
+        self.strides = _pair(strides, "strides")
+        if str(padding).lower() not in ("valid", "same"):
+            raise ValueError(
+                "The `padding` argument must be a list/tuple or one of "
+                f"['valid', 'same', 'causal']. Received: {padding}"
+            )
+        self.padding = str(padding).lower()
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel = None
+        self.bias = None
+
+    def build(self, input_shape):
+        shape = TensorShape(input_shape)
+        if len(shape) != 4:
+            raise ValueError(
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected '
+                f"ndim=4, found ndim={len(shape)}. Full shape received: {tuple(shape)}"
+            )
+        self.kernel = self.add_weight(
+            self.kernel_size + (shape[-1], self.filters), self.kernel_initializer, name="kernel"
+        )
+        if self.use_bias:
+            self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias")
+        self.built = True
+
+    def call(self, inputs):
+        from ..nn_ops import conv2d
+
+        outputs = conv2d(cast(inputs, self.dtype), self.kernel, self.strides, self.padding.upper())
+        if self.use_bias:
+            outputs = outputs + self.bias
+        return self.activation(outputs)
+
+
+def _pair(value, what):
+    """An int or a pair of ints, as Keras takes `kernel_size` and `strides`: a pair."""
+    pair = (value, value) if isinstance(value, int) else tuple(value)
+    if len(pair) != 2 or not all(isinstance(v, int) and v > 0 for v in pair):
+        raise ValueError(
+            f"The `{what}` argument must be a tuple of 2 integers. Received {what}={value}"
+        )
+    return pair
