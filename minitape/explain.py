@@ -319,7 +319,7 @@ class _Context:
     def diagnose(self, source, label, grad):
         tape, snap, key = self.tape, self.snapshot, source._id
         reach_ids, used = _reach(snap, key) if key in snap._watched else ({key}, [])
-        keys = dict(src=key, targets=self.target_ids, path=[], brk=None)
+        keys = dict(src=key, targets=self.target_ids, path=[], brk=None, reach=reach_ids)
         d_of = f"d({self.target})/d({label})"
 
         def found(cause, message, brk=None, entry=None):
@@ -606,14 +606,18 @@ def draw(explanation, source=0, ax=None):
         missing = (start, target)
         edges.append(missing)
     layout = viz.TapeGraph(nodes, edges)
-    title = "\n".join(textwrap.wrap(str(d), 90))
-    fig, ax, scale = viz._new_axes(layout, ax, title)
-    on_path = _edges_on(snapshot, d, keys)
+    fig, ax, scale = _axes_with_caption(viz, layout, ax, str(d))
+    source_path = _edges_on(snapshot, keys["path"], keys["reach"])
+    target_path = set()
+    if d.is_none:
+        target_path = _edges_on(snapshot, _ancestry(snapshot, keys["targets"])[1])
     for (a, b), rad in zip(layout.edges, layout.rads):
         if (a, b) == missing:
             continue
-        if (a, b) in on_path:
+        if (a, b) in source_path:  # the source's path: green to the target, blue to the break
             color, lw = ("#2e7d32", 2.2) if not d.is_none else ("#1565c0", 2.2)
+        elif (a, b) in target_path:  # what the target was recorded from
+            color, lw = "#555555", 1.8
         else:
             color, lw = "#cccccc", 1.0
         viz._arrow(ax, layout, a, b, color=color, lw=lw, rad=rad)
@@ -648,16 +652,29 @@ def draw(explanation, source=0, ax=None):
     return fig
 
 
-def _edges_on(snapshot, d, keys):
-    """The edges to highlight: the source's path (to the target or to the break) and the
-    target's recorded ancestry."""
+def _axes_with_caption(viz, layout, ax, caption):
+    """viz's axes for the graph, with the diagnosis above it, wrapped (a new figure grows
+    by the caption's height; given axes get it as their title)."""
+    text = "\n".join(textwrap.wrap(caption, 80))
+    if ax is not None:
+        return viz._new_axes(layout, ax, text)
+    fig, ax, scale = viz._new_axes(layout, None, None)
+    w, h = fig.get_size_inches()
+    head = 0.22 * (text.count("\n") + 1) + 0.15
+    fig.set_size_inches(max(w, 7.0), h + head)
+    ax.set_position((0.0, 0.0, 1.0, h / (h + head)))
+    fig.text(0.5, 1 - 0.08 / (h + head), text, ha="center", va="top", fontsize=10)
+    return fig, ax, scale
+
+
+def _edges_on(snapshot, entries, only=None):
+    """The edges (input key, output key) of the recorded ops `entries` (from the inputs in
+    `only`, if given), a read of a variable drawn as the variable."""
     reads = snapshot._reads
-    entries = set(keys["path"])
-    if d.is_none:
-        entries |= set(_ancestry(snapshot, keys["targets"])[1])
     out = set()
     for i in entries:
         _op, inputs, o, _attrs = snapshot._entries[i]
         for x in inputs:
-            out.add((reads.get(x._id, x._id), o._id))
+            if only is None or x._id in only:
+                out.add((reads.get(x._id, x._id), o._id))
     return out

@@ -442,3 +442,63 @@ def test_bad_input_gets_the_right_error_class():
         explain.gradient(tape, y, w)
     with pytest.raises(RuntimeError, match="holds no recording"):
         explain.gradient(tf.GradientTape(), y, w)
+
+
+# --- the picture --------------------------------------------------------------------------
+def _drawn(fig):
+    """(edge colours of the arrows, box edge colours, texts) of a drawn figure."""
+    ax = fig.axes[0]
+    arrows = [a.arrow_patch.get_edgecolor() for a in ax.texts if hasattr(a, "arrow_patch")]
+    boxes = [p.get_edgecolor() for p in ax.patches]
+    texts = [t.get_text() for t in ax.texts] + [t.get_text() for t in fig.texts]
+    return arrows, boxes, texts
+
+
+def test_the_picture_marks_the_break_and_the_missing_link():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.colors as mc
+    import matplotlib.pyplot as plt
+
+    tape, target, source, names = assign_broken()
+    e = explain.gradient(tape, target, source, names=names)
+    fig = explain.draw(e)
+    arrows, boxes, texts = _drawn(fig)
+    red, blue = mc.to_rgba("#c62828"), mc.to_rgba("#1565c0")
+    assert "✗ assign" in texts  # the missing link, labelled with the cause
+    assert any(str(e[0]) in t.replace("\n", " ") for t in texts)  # the sentence above it
+    assert arrows.count(red) == 1  # one red dashed arrow: from Mul#0 to y
+    assert blue in arrows  # the source's path, up to the break
+    assert boxes.count(red) == 2  # the break (Mul#0) and the target
+    plt.close(fig)
+
+
+def test_the_picture_of_a_connected_source_is_green_to_the_target():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.colors as mc
+    import matplotlib.pyplot as plt
+
+    x = tf.Variable(3.0, name="x")
+    with tf.GradientTape() as tape:
+        y = x * 2.0 + 1.0
+    fig = explain.draw(explain.gradient(tape, y, x))
+    arrows, _boxes, texts = _drawn(fig)
+    green = mc.to_rgba("#2e7d32")
+    assert arrows.count(green) == 2 and not any(t.startswith("✗") for t in texts)
+    plt.close(fig)
+
+
+def test_the_picture_of_an_unrecorded_target_and_unwatched_source():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tape, target, source, names = constant_broken()
+    fig = explain.draw(explain.gradient(tape, target, source, names=names), source="c")
+    _arrows, _boxes, texts = _drawn(fig)
+    assert "c\n(source)" in texts and "y\n(not recorded)" in texts and "✗ not watched" in texts
+    plt.close(fig)
