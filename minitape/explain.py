@@ -19,7 +19,7 @@ the recorded op where it does:
   `float()` and came back as a fresh constant;
 - an integer (or other non-float) dtype, at the source or on the way (`tf.cast(x, tf.int32)`);
 - the target was computed outside the tape's block, or inside `stop_recording()`;
-- `tf.stop_gradient`;
+- `tf.stop_gradient`, or an op with no gradient (`tf.round`, `tf.sign`);
 - the variable was replaced by a tensor (`v = v + 1`), or the value reached the target only
   through `assign`;
 - another tape watched the source or recorded the target (nested tapes mixed up);
@@ -65,6 +65,7 @@ CAUSES = {
     "stop_gradient": "stop_gradient",
     "assign": "assign",
     "other_tape": "another tape",
+    "no_gradient": "no gradient",
     "unconnected": "no path",
 }
 
@@ -403,6 +404,17 @@ class _Context:
                     "compute it inside the block.",
                     *self._brk(ends),
                 )
+        blocked = self._no_rule(reach_ids, used)
+        if blocked is not None:
+            op_name = self.snapshot._entries[blocked][0].name
+            return found(
+                "no_gradient",
+                f"{head} the recorded path from {label} goes through {self.op_label(blocked)}, "
+                f"which has no gradient (TF defines none for {op_name}); "
+                "use a differentiable op there, or a straight-through estimator.",
+                self.snapshot._entries[blocked][2]._id,
+                blocked,
+            )
         if cut is not None:
             return self._cut_found(cut, label, head, found)
         paused = self._paused_after(ends)
@@ -549,6 +561,20 @@ class _Context:
         for kind, _what, key, _detail in reversed(self.tape._cuts):
             if kind == "python" and key in keys:
                 return key, self._entry_of(key)
+        return None
+
+    def _no_rule(self, reach_ids, used):
+        """The newest recorded op on a path from the source to the target that has no
+        gradient rule for the input the path comes through (Round, Sign, ...), or None."""
+        on_path = set(self.ancestry)
+        for i in reversed(used):
+            if i not in on_path:
+                continue
+            op, inputs, _out, _attrs = self.snapshot._entries[i]
+            if type(op.vjps) is tuple:
+                for x, rule in zip(inputs, op.vjps):
+                    if rule is None and x._id in reach_ids:
+                        return i
         return None
 
     def _paused_after(self, ends):

@@ -502,3 +502,21 @@ def test_the_picture_of_an_unrecorded_target_and_unwatched_source():
     _arrows, _boxes, texts = _drawn(fig)
     assert "c\n(source)" in texts and "y\n(not recorded)" in texts and "✗ not watched" in texts
     plt.close(fig)
+
+
+def test_an_op_without_gradient_on_the_path_is_named():
+    w = tf.Variable(0.4)
+    with tf.GradientTape() as tape:
+        loss = (tf.round(w) * 2.0 - 3.0) ** 2
+    d = explain.gradient(tape, loss, w)[0]
+    assert (d.cause, d.op) == ("no_gradient", "Round#0")
+    assert str(d) == (
+        "w: d(loss)/d(w) is None: the recorded path from w goes through Round#0, which has no "
+        "gradient (TF defines none for Round); use a differentiable op there, or a "
+        "straight-through estimator."
+    )
+    assert tape.gradient(loss, w) is None
+    with tf.GradientTape() as tape:  # the fix it names: the straight-through estimator
+        loss = ((w + tf.stop_gradient(tf.round(w) - w)) * 2.0 - 3.0) ** 2
+    assert explain.gradient(tape, loss, w)[0].cause == "connected"
+    assert tape.gradient(loss, w) is not None
