@@ -630,7 +630,9 @@ def draw(explanation, source=0, ax=None):
     if d.is_none:
         start = brk if brk in nodes else src
         missing = (start, target)
-        edges.append(missing)
+        order = list(nodes)  # the layout places a node right of its inputs, in this order:
+        if order.index(start) < order.index(target):  # an arrow that goes back is drawn only
+            edges.append(missing)
     layout = viz.TapeGraph(nodes, edges)
     fig, ax, scale = _axes_with_caption(viz, layout, ax, str(d))
     source_path = _edges_on(snapshot, keys["path"], keys["reach"])

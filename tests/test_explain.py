@@ -520,3 +520,31 @@ def test_an_op_without_gradient_on_the_path_is_named():
         loss = ((w + tf.stop_gradient(tf.round(w) - w)) * 2.0 - 3.0) ** 2
     assert explain.gradient(tape, loss, w)[0].cause == "connected"
     assert tape.gradient(loss, w) is not None
+
+
+@pytest.mark.parametrize("cause", list(CASES))
+def test_every_diagnosis_can_be_drawn(cause):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    broken, fixed, *_ = CASES[cause]
+    for program in (broken, fixed):
+        tape, target, source, names = program()
+        explanation = explain.gradient(tape, target, source, names=names)
+        plt.close(explain.draw(explanation))
+
+
+def test_an_unwatched_source_beside_a_recorded_target_can_be_drawn():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    x, c = tf.Variable(3.0, name="x"), tf.constant(4.0)
+    with tf.GradientTape() as tape:
+        y = x**2 + c**2
+    fig = explain.draw(explain.gradient(tape, y, [x, c], names={"c": c, "y": y}), source="c")
+    assert "✗ not watched" in [t.get_text() for t in fig.axes[0].texts]
+    plt.close(fig)
