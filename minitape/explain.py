@@ -192,7 +192,7 @@ def _ancestry(snapshot, target_ids):
     return ids, sorted(used)
 
 
-def _dead_ends(snapshot, key, reach_ids, used, target_ids):
+def _dead_ends(snapshot, key, used, target_ids):
     """Where the source's recorded path stops: the source itself when no recorded op uses it,
     and each recorded result on its path that no later recorded op uses. Returns
     [(tensor id, entry index or None)], oldest first."""
@@ -343,7 +343,7 @@ class _Context:
             fine = 'if that is right, unconnected_gradients="zero" gives 0 instead of None.'
         else:
             fine = "if that is right, zero is the answer."
-        ends = _dead_ends(snap, key, reach_ids, used, self.target_ids)
+        ends = _dead_ends(snap, key, used, self.target_ids)
         last_entry = ends[-1][1] if ends else None
         if self.strangers:
             kind = type(self.strangers[0])
