@@ -122,6 +122,9 @@ class _TensorLike:
         function will run its Python code on every call (see `function.py`)."""
         if STATE.tracer is not None:
             STATE.tracer.value_used(self)
+        for tape in STATE.tapes:  # a watched value leaves TF here: a note for minitape.explain
+            if self._id in tape._watched:
+                tape._cuts.append(("python", None, self._id, None))
         return self._read_value()
 
     def numpy(self):
@@ -333,6 +336,9 @@ class Variable(_TensorLike):
             new = old + new
         for tape in STATE.tapes:  # (an assignment is an access: the tape may watch us)
             tape._variable_read(self)
+            if isinstance(value, _TensorLike) and value._id in tape._watched:
+                # the path of a watched value ends here: a note for minitape.explain
+                tape._cuts.append(("assign", self._name, value._id, self._id))
         tracer = STATE.tracer
         if tracer is not None:  # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)

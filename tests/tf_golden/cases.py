@@ -5877,6 +5877,7 @@ def tape_persistent_not_a_bool(tf):
 from . import (  # noqa: E402, F401
     cases_control_flow,
     cases_course,
+    cases_course_nb03,
     cases_course_nb10,
     cases_course_nb11,
     cases_more_ops,
