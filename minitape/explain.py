@@ -47,7 +47,7 @@ import numpy as np
 from . import nest
 from .context import STATE
 from .tape import GradientTape, UnconnectedGradients, _backward, _target, _unconnected
-from .tensor import Tensor, Variable
+from .tensor import Tensor, Variable, held_variable
 
 __all__ = ["CAUSES", "Diagnosis", "Explanation", "gradient", "draw"]
 
@@ -152,6 +152,12 @@ def _namer(names, frame):
     return name_of, by_id
 
 
+def _held(x):
+    """`x`, or the tf.Variable it holds if it is a Keras 3 variable."""
+    held = held_variable(x)
+    return x if held is None else held
+
+
 # --- the recording, read as a graph -------------------------------------------------------
 class _Snapshot:
     """The recording as `viz.tape_graph` reads it (entries, watched ids, variables, reads)."""
@@ -254,7 +260,8 @@ def gradient(tape, target, sources, unconnected_gradients="none", names=None):
     if target is None:
         raise TypeError("explain.gradient needs a target, got None")
     unconnected = _unconnected(unconnected_gradients)
-    flat_sources = nest.flatten(sources)
+    # (a Keras 3 variable is explained as the tf.Variable it holds, as the tape sees it)
+    flat_sources = [_held(s) for s in nest.flatten(sources)]
     for s in flat_sources:
         if not isinstance(s, (Tensor, Variable)):
             raise TypeError(
