@@ -31,6 +31,30 @@ def custom_gradient(f):
     unchanged; keyword arguments get no gradient.
     """
 
+    return _OnMethods(f, _decorate)
+
+
+class _OnMethods:
+    """A custom-gradient function that also works as a method, as TF's decorator does: read
+    from an instance, the instance is bound into `f` first, so `self` is not an input."""
+
+    def __init__(self, f, decorate):
+        self._f, self._decorate = f, decorate
+        self._call = decorate(f)
+        functools.update_wrapper(self, f)
+
+    def __call__(self, *args, **kwargs):
+        return self._call(*args, **kwargs)
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return self._decorate(functools.wraps(self._f)(functools.partial(self._f, instance)))
+
+
+def _decorate(f):
+    """`f`, recorded as one op whose VJP is the `grad_fn` it returns (see custom_gradient)."""
+
     @functools.wraps(f)
     def decorated(*args, **kwargs):
         with _VariableWatcher() as watcher:  # hears which trainable variables f reads
@@ -71,7 +95,7 @@ def custom_gradient(f):
         if len(results) == 1:  # one result: the op's output is that result
             op = Op(name, lambda *values: results[0]._value)
             op.vjps = vjp_all
-            op.jvp = lambda tangent_of, out, inputs: tangent_of(results[0])  # (f's own ops')
+            op.jvp = _forward_rule(op, results[0])
             outputs = [apply(op, *inputs)]
         else:  # several: one bundle, unpacked by one op per result
             op = Op(name, lambda *values: np.float32(0))
@@ -84,6 +108,25 @@ def custom_gradient(f):
         return nest.pack_sequence_as(result, outputs)
 
     return decorated
+
+
+def _forward_rule(op, result):
+    """The op's tangent, as TF computes it for a custom gradient: the JVP of the user's
+    `grad_fn` (by double backward, so `grad_fn` runs, and what it raises reaches the caller),
+    unless the ops that ran inside `f` already gave the result a tangent, which then stands
+    (a forward pass through numpy has none: `grad_fn`'s is used)."""
+
+    def jvp(tangent_of, out, inputs):
+        from .forwardprop import _double_backward
+
+        tangents = [tangent_of(x) for x in inputs]
+        by_grad_fn = None
+        if any(t is not None for t in tangents):
+            by_grad_fn = _double_backward(op, inputs, out, {}, tangents)
+        inner = tangent_of(result)
+        return by_grad_fn if inner is None else inner
+
+    return jvp
 
 
 class _VariableWatcher(GradientTape):

@@ -18,8 +18,8 @@ rule (`grads.py`), as TF does it -- the "double backward" trick. The VJP of an o
 `(J^T)^T = J`: run the VJP rules on a dummy `u` under a tape that watches `u`, and ask that
 tape for the gradient with respect to `u` weighted by the tangents (`output_gradients=t`).
 That gradient is J @ t. Every op with a VJP rule gets forward mode for free. (An op may have
-a forward rule of its own, `op.jvp`; `custom_gradient` gives its ops one, as TF: the tangent
-is that of the result `f` computed, from the ops that ran inside `f`.)
+a forward rule of its own, `op.jvp`; `custom_gradient` gives its ops one, as TF: the JVP of
+the user's `grad_fn`, unless the ops that ran inside `f` already gave the result a tangent.)
 
 Nesting, as in TF:
 * the ops that compute tangents are heard by the accumulators entered *before* this one

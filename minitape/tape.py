@@ -498,6 +498,8 @@ class GradientTape:
         One backward pass per element of the target (TF vectorises them with `pfor`)."""
         from .ops import reshape, stack, zeros
 
+        if self._entries is None:  # (TF asks first whether the tape still has a recording)
+            raise RuntimeError(_ONE_SHOT)
         check_pfor(experimental_use_pfor, self._persistent, "jacobian")
         self._start_gradient()
         unconnected = _unconnected(unconnected_gradients)
@@ -540,6 +542,8 @@ class GradientTape:
         `unconnected_gradients` says)."""
         from .ops import reshape, stack, zeros
 
+        if self._entries is None:  # (TF asks this first, in words of its own: "tocompute")
+            raise RuntimeError(_ONE_SHOT.replace("to compute", "tocompute"))
         _unconnected(unconnected_gradients)
         target = _target(checked_jacobian_target(target, "batch_jacobian"))
         checked_batch_source(source)

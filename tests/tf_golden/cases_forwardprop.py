@@ -351,3 +351,40 @@ def fwd_jvp_equals_jacobian_times_tangent(tf):
     with tf.autodiff.ForwardAccumulator(x, t) as acc:
         y2 = f(x)
     return [acc.jvp(y2), tf.matmul(jac, t[:, None])[:, 0]]
+
+
+@case(message=True)
+def forward_mode_through_custom_gradient_calls_grad_fn(tf):
+    # an accumulator through a custom gradient runs grad_fn (its JVP by double backward): a
+    # forward pass through numpy still gets the right tangent, an error in grad_fn reaches the
+    # caller; where the ops inside f gave the result a tangent, that one stands
+    @tf.custom_gradient
+    def numpy_sin(x):
+        y = tf.constant(np.sin(x.numpy()))
+
+        def grad(dy):
+            return dy * tf.cos(x)
+
+        return y, grad
+
+    @tf.custom_gradient
+    def clipped(x):
+        def grad(dy):
+            return tf.clip_by_value(dy, -0.5, 0.5) * 3.0
+
+        return x * 2.0, grad
+
+    @tf.custom_gradient
+    def broken(x):
+        def grad(dy):
+            raise ValueError("grad_fn ran")
+
+        return x * 2.0, grad
+
+    def jvp(f):
+        x = tf.constant([0.5, 1.0])
+        with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 2.0])) as acc:
+            y = f(x)
+        return acc.jvp(y)
+
+    return [jvp(numpy_sin), jvp(clipped), attempt(jvp, broken)]

@@ -155,3 +155,47 @@ def keras_conv2d_layer(tf):
         y,
         tape.gradient(y, valid.trainable_variables + same.trainable_variables),
     ]
+
+
+@case(message=True)
+def a_one_shot_tape_refuses_a_second_jacobian_first(tf):
+    # TF asks first whether the tape still has its recording: a second jacobian or
+    # batch_jacobian on a one-shot tape is its RuntimeError, whatever else is wrong with the
+    # call (a list as source, a 1-d target, no pfor); batch_jacobian's words are its own
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+
+    def second(call):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        tape.batch_jacobian(y, x)
+        return attempt(call, tape, y)
+
+    return [
+        second(lambda tape, y: tape.batch_jacobian(y, [x])),
+        second(lambda tape, y: tape.batch_jacobian(y[0], x)),
+        second(lambda tape, y: tape.batch_jacobian(y, x, experimental_use_pfor=False)),
+        second(lambda tape, y: tape.jacobian(y, [x])),
+        second(lambda tape, y: tape.jacobian(y, x, experimental_use_pfor=False)),
+    ]
+
+
+@case
+def custom_gradient_on_a_method_binds_self(tf):
+    # the decorator on a method: self is bound into the function, not taken as an input
+    class Scaled:
+        def __init__(self):
+            self.k = 3.0
+
+        @tf.custom_gradient
+        def double(self, x):
+            def grad(dy):
+                return dy * self.k
+
+            return x * 2.0, grad
+
+    x = tf.constant(1.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = Scaled().double(x)
+    return [y, tape.gradient(y, x), Scaled.double.__name__]
