@@ -9,6 +9,7 @@ learner trips over, so they live here in one place:
 """
 
 import builtins
+import warnings
 
 import numpy as np
 
@@ -154,7 +155,7 @@ def as_dtype(value):
             or value is complex
             or isinstance(value, (float, np.number, np.bool_))  # (see _read_as_tf_does)
             or isinstance(value, str)
-            and np.dtype(value).name != value
+            and _numpy_name(value) != value
         ):
             raise TypeError
         npd = np.dtype(value)
@@ -196,3 +197,11 @@ def from_numpy(np_dtype):
         return _BY_NP[np_dtype]
     except KeyError:
         return as_dtype(np_dtype)
+
+
+def _numpy_name(text):
+    """The name of the numpy dtype `text` spells ('a' is 'bytes'), without numpy's warnings
+    about its deprecated spellings."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return np.dtype(text).name
