@@ -579,3 +579,31 @@ def course_nb07_keras_variables_are_not_tf_variables(tf):
     except TypeError:
         hashable = False
     return [facts, refused, watched, grads, k.numpy(), hashable, hasattr(k, "ref")]
+
+
+@case(message=True)
+def course_nb06_custom_gradient_that_reads_a_variable(tf):
+    # 06 §5: a custom-gradient function that reads a trainable variable needs a grad_fn that
+    # takes `variables` (TypeError when it runs otherwise) and returns (input grads, variable
+    # grads)
+    w = tf.Variable(3.0, name="w")
+    x = tf.constant(2.0)
+
+    @tf.custom_gradient
+    def without(x):
+        def grad(upstream):
+            return upstream * w
+
+        return w * x, grad
+
+    @tf.custom_gradient
+    def with_variables(x):
+        def grad(upstream, variables=None):
+            return upstream * w, [upstream * x]
+
+        return w * x, grad
+
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = with_variables(x)
+    return [attempt(without, x), tape.gradient(y, [x, w])]
