@@ -607,3 +607,34 @@ def course_nb06_custom_gradient_that_reads_a_variable(tf):
         tape.watch(x)
         y = with_variables(x)
     return [attempt(without, x), tape.gradient(y, [x, w])]
+
+
+def _total_with_signature(tf, spec_shape):
+    @tf.function(input_signature=[tf.TensorSpec(spec_shape, tf.float32)])
+    def total(x):
+        return tf.reduce_sum(x * 2.0)
+
+    return total
+
+
+@case(message=True)
+def course_nb09_input_signature_fixes_the_trace(tf):
+    # 09 §4: with input_signature, one trace serves every call that fits it; a tensor of another
+    # shape or dtype is refused (TypeError, 'Can not cast TensorSpec(...)') instead of retraced
+    total = _total_with_signature(tf, [3])
+    values = [total(tf.constant([1.0, 2.0, 3.0])), total(tf.constant([4.0, 5.0, 6.0]))]
+    refusals = []
+    for bad in (tf.constant([1.0, 2.0]), tf.constant([1, 2, 3])):
+        try:
+            total(bad)
+        except TypeError as error:
+            refusals.append(str(error).split(" Received args")[0])
+    return [values, total.experimental_get_tracing_count(), refusals]
+
+
+@case
+def function_input_signature_with_a_none_dimension_traces(tf):
+    # a [None] dimension lets calls of every length through: TF traces once
+    total = _total_with_signature(tf, [None])
+    values = [total(tf.ones([n])) for n in (2, 3, 4)]
+    return [values, total.experimental_get_tracing_count()]
