@@ -28,6 +28,7 @@ mathjax_path = "mathjax/tex-svg.js"
 html_theme = "sphinx_book_theme"
 html_title = "minitape"
 html_static_path = ["_static"]
+html_favicon = "_static/favicon.svg"  # (a page without one makes the browser ask for /favicon.ico)
 html_css_files = ["course.css"]
 html_theme_options = {
     "show_toc_level": 2,

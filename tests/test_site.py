@@ -139,6 +139,10 @@ def _listen(page, rel, site, problems):
     page.on("pageerror", lambda error: problems.append(f"{rel}: error: {error}"))
     page.on("requestfailed", lambda req: problems.append(f"{rel}: failed request {req.url}"))
     page.on("request", request)
+    page.on(
+        "response",
+        lambda r: r.status >= 400 and problems.append(f"{rel}: {r.status} for {r.url}"),
+    )
 
 
 def test_every_page_loads_cleanly(browser, site):
