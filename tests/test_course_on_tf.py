@@ -91,17 +91,38 @@ def test_tf_log_lines_are_dropped_and_nothing_else():
 
 
 def test_verdicts_find_unlisted_differences_stale_entries_and_unknown_cells():
-    results = {("a.ipynb", "c1"): True, ("a.ipynb", "c2"): False, ("a.ipynb", "c3"): False}
+    results = {
+        ("a.ipynb", "c1"): "same",
+        ("a.ipynb", "c2"): "differs",
+        ("a.ipynb", "c3"): "differs",
+        ("a.ipynb", "c4"): "differs early",
+    }
     listed = {
         ("a.ipynb", "c1"): "listed, but matches now",
         ("a.ipynb", "c3"): "listed and differs",
+        ("a.ipynb", "c4"): "listed, but went wrong before its minitape-only line",
         ("a.ipynb", "gone"): "no such cell",
         ("b.ipynb", "c1"): "a notebook not run this time",
     }
     unexpected, stale, unknown = compare.verdicts(results, listed)
-    assert unexpected == [("a.ipynb", "c2")]
+    assert unexpected == [("a.ipynb", "c2"), ("a.ipynb", "c4")]
     assert stale == [("a.ipynb", "c1")]
     assert unknown == [("a.ipynb", "gone")]
+
+
+@pytest.mark.parametrize(
+    "got, agrees",
+    [
+        ("y = 10.0\n[error] AttributeError: no _entries\n", True),  # stopped after a same line
+        ("y = 10.00001\n[error] AttributeError: no _entries\n", True),  # within precision
+        ("[error] NameError: name 'walk' is not defined\n", True),  # stopped at once
+        ("y = 11.0\n[error] AttributeError: no _entries\n", False),  # went wrong before
+        ("y = 10.0\nrecorded: []\n", True),  # did not stop: only `same` judges it
+    ],
+)
+def test_a_skipped_cell_must_agree_until_it_stops(got, agrees):
+    expected = "y = 10.0\nrecorded: ['Mul', 'AddV2']\n"
+    assert compare.agrees_until_it_stops(expected, got) is agrees
 
 
 def test_the_import_swap_changes_exactly_one_line():

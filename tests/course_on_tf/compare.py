@@ -107,6 +107,18 @@ def same(expected, got):
     return True
 
 
+def agrees_until_it_stops(expected, got):
+    """For a cell that is not compared (a SKIP entry) and raised under TF: does what it printed
+    before it stopped begin the committed output, line for line (the same way as `same`)? A
+    cell that did not raise, or printed nothing, agrees."""
+    if "[error] " not in got:
+        return True
+    printed = got.split("[error] ")[0].split("[stderr]\n")[0].splitlines()
+    if not printed:
+        return True
+    return same("\n".join(expected.splitlines()[: len(printed)]), "\n".join(printed))
+
+
 def diff(expected, got, limit=20):
     """A short unified diff (committed, then TF) for a report."""
     lines = list(
@@ -120,14 +132,19 @@ def diff(expected, got, limit=20):
 
 
 def verdicts(results, listed):
-    """The problems of one run: `results` maps (notebook, cell id) -> True if the cell's output
-    matched; `listed` maps (notebook, cell id) -> reason for each SKIP and DIFFERS entry.
+    """The problems of one run: `results` maps (notebook, cell id) to the cell's status, "same",
+    "differs" or "differs early" (a SKIP cell that printed something else before it stopped);
+    `listed` maps (notebook, cell id) to the reason of each SKIP and DIFFERS entry.
 
-    Returns (unexpected, stale, unknown): cells that differ and are not listed, listed cells that
-    now match (the entry is no longer needed), and listed cells the run did not see (a cell id
-    that is gone, or a notebook that was not run: only reported for notebooks that were run)."""
-    unexpected = sorted(key for key, ok in results.items() if not ok and key not in listed)
-    stale = sorted(key for key in listed if results.get(key) is True)
+    Returns (unexpected, stale, unknown): cells that differ and are not listed (or differ early),
+    listed cells that now print the committed output (the entry is no longer needed), and listed
+    cells the run did not see (a cell id that is gone; only for the notebooks that were run)."""
+    unexpected = sorted(
+        key
+        for key, status in results.items()
+        if status == "differs early" or (status == "differs" and key not in listed)
+    )
+    stale = sorted(key for key in listed if results.get(key) == "same")
     notebooks = {nb for nb, _ in results}
     unknown = sorted(key for key in listed if key not in results and key[0] in notebooks)
     return unexpected, stale, unknown
