@@ -40,9 +40,9 @@ SWAP = ("import minitape as tf", "import tensorflow as tf")
 TF_VERSION = "2.21."
 CELL_TIMEOUT = 600  # seconds (07's CycleGAN cell takes about 40 s under TF)
 
-# What the kernel's environment adds: minitape importable beside TF (the cells that keep
-# `from minitape import ...`), and TF's C++ logging quiet (its start-up notices: oneDNN, CPU
-# features) so that only what a cell prints is compared.
+# TF's C++ logging quiet, so that only what a cell prints is compared (the one notice logged
+# before TF reads this setting is dropped by `filtered`). `execute` also puts the repository on
+# the kernel's PYTHONPATH: minitape importable beside TF, for `from minitape import viz` & co.
 KERNEL_ENV = {"TF_CPP_MIN_LOG_LEVEL": "3"}
 
 
