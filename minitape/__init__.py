@@ -58,12 +58,14 @@ from .control_flow import (
     get_static_value,
     map_fn,
     scan,  # noqa: F401
+    switch_case,
     vectorized_map,
     while_loop,
 )
 from .recompute import grad_pass_through, recompute_grad  # noqa: F401
 from . import autodiff, test  # noqa: F401
 from .function import TensorSpec, function, init_scope  # noqa: F401
+from .module import Module  # noqa: F401
 from . import config  # noqa: F401
 from . import keras  # noqa: F401
 

@@ -51,6 +51,7 @@ from .tensor import Tensor, Variable, convert_to_tensor
 __all__ = [
     "cond",
     "case",
+    "switch_case",
     "while_loop",
     "foldl",
     "foldr",
@@ -134,6 +135,49 @@ def _cond(pred, true_fn, false_fn, strict):
     pred = convert_to_tensor(pred)
     result = true_fn() if bool(pred) else false_fn()  # (bool(): a trace hears it)
     return result if strict else _unpack_if_singleton(result)
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """`branch_fns[branch_index]()`; an index out of range calls `default`, or the last branch
+    (TF's `tf.switch_case`). Only that branch runs, and a tape records only it."""
+    if not isinstance(branch_index, (Tensor, Variable)):
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if not branch_index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
+    fns = _branches_in_order(branch_fns)
+    if branch_index.shape.rank != 0:  # (TF fails choosing between the branches)
+        raise InvalidArgumentError(
+            None, "Select", "'then' must be at least a vector, but saw shape: [] [Op:Select]"
+        )
+    i = int(branch_index)  # (int(): a trace hears it)
+    return (fns[i] if 0 <= i < len(fns) else default or fns[-1])()
+
+
+def _branches_in_order(branch_fns):
+    """switch_case's branches as a list, index order: a list of functions, or `(index, fn)`
+    pairs or a dict whose indices are 0, 1, ..., n - 1 in any order (TF's checks)."""
+    if isinstance(branch_fns, (list, tuple)) and branch_fns and callable(branch_fns[0]):
+        pairs = list(enumerate(branch_fns))
+    elif isinstance(branch_fns, dict):
+        pairs = list(branch_fns.items())
+    else:
+        pairs = list(branch_fns)
+        for entry in pairs:
+            if not (isinstance(entry, tuple) and len(entry) == 2):
+                raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {entry}.")
+    if not pairs:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
+    keys = sorted(key for key, _ in pairs)
+    if keys != list(range(len(pairs))):
+        found = "{" + ",".join(map(str, keys)) + "}"
+        raise ValueError(
+            f"branch indices (keys) must form contiguous range of [0 to {len(pairs)}) but "
+            f"found {found}"
+        )
+    for key, fn in pairs:
+        if not callable(fn):
+            raise TypeError(f"fn for branch {key} must be callable.")
+    return [fn for _, fn in sorted(pairs, key=lambda pair: pair[0])]
 
 
 def _assertion_failed(condition, message, values):

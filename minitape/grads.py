@@ -94,6 +94,30 @@ def _matmul_grad_b(g, ans, a, b, transpose_a=False, transpose_b=False):
     return unbroadcast(o.matmul(a, g, transpose_a=not transpose_a), b)
 
 
+def _prod_grad(g, ans, x, axis, keepdims):
+    """reduce_prod: each element's gradient is the product of the others, computed as TF does
+    (the reduced axes moved first and flattened, then the product of the elements before and
+    of those after each one: exclusive cumprods, so a zero is no division by zero)."""
+    shape = x._value.shape
+    g = _like_reduced(g, x, axis, keepdims)
+    reduced = tuple(range(len(shape))) if axis is None else axis
+    kept = tuple(i for i in range(len(shape)) if i not in reduced)
+    perm = reduced + kept
+    permuted = transpose(x, perm)
+    n = int(np.prod([shape[i] for i in reduced]))
+    flat = reshape(permuted, [n, -1])
+    left = o.cumprod(flat, 0, exclusive=True)
+    right = o.cumprod(flat, 0, exclusive=True, reverse=True)
+    others = reshape(left * right, permuted._value.shape)
+    return g * transpose(others, _inverse(perm))
+
+
+def _cumprod_grad(g, ans, x, axis, exclusive, reverse):
+    """TF's rule (divided by x, and 0 where x is 0: right away from zeros, as TF's)."""
+    running = o.cumprod(x, axis, exclusive=exclusive, reverse=reverse)
+    return o.divide_no_nan(o.cumsum(running * g, axis, exclusive=exclusive, reverse=not reverse), x)
+
+
 def _split_concat(g, inputs, axis):
     """Each input of a concat gets its own slice of g."""
     out, start = [], 0
@@ -179,6 +203,7 @@ VJPS = {
     o.Log1p: (lambda g, ans, x: g / (1 + x),),
     o.Sin: (lambda g, ans, x: g * o.cos(x),),
     o.Cos: (lambda g, ans, x: -g * o.sin(x),),
+    o.Tan: (lambda g, ans, x: g * o.square(1 / o.cos(x)),),  # g sec²x
     o.Tanh: (lambda g, ans, x: apply(o.TanhGrad, ans, g),),  # g * (1 - ans**2)
     o.TanhGrad: (
         lambda g, ans, y, dy: g * -2.0 * dy * y,
@@ -229,6 +254,13 @@ VJPS = {
     o.Squeeze: (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.BroadcastTo: (lambda g, ans, x, shape: unbroadcast(g, x),),
     o.Sum: (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims),),
+    o.Prod: (_prod_grad,),
+    o.Cumsum: (
+        lambda g, ans, x, axis, exclusive, reverse: o.cumsum(
+            g, axis, exclusive=exclusive, reverse=not reverse
+        ),
+    ),
+    o.Cumprod: (_cumprod_grad,),
     o.Mean: (
         lambda g, ans, x, axis, keepdims: _like_reduced(
             g / o._mean_factor(x._value, ans._value), x, axis, keepdims
@@ -240,6 +272,7 @@ VJPS = {
     o.IndexGrad: (lambda g, ans, gx, key, shape: g[key],),
     # ops with any number of inputs: one rule returns every input's gradient
     o.Concat: lambda g, ans, inputs, axis: _split_concat(g, inputs, axis),
+    o.AddN: lambda g, ans, inputs: [g] * len(inputs),
     # a deliberate stop: no rule at all, so the op is never recorded and its output is
     # watched by no tape (ops on it are not recorded either), as in TF
     o.StopGradient: None,

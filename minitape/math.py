@@ -5,8 +5,11 @@ from .nn_ops import erf, log_sigmoid, log_softmax, reduce_logsumexp, softmax  # 
 from .ops import (  # noqa: F401
     abs,
     add,
+    add_n,
     ceil,
     cos,
+    cumprod,
+    cumsum,
     divide,
     divide_no_nan,
     equal,
@@ -38,6 +41,7 @@ from .ops import (  # noqa: F401
     reduce_max,
     reduce_mean,
     reduce_min,
+    reduce_prod,
     reduce_sum,
     round,
     sigmoid,
@@ -47,6 +51,7 @@ from .ops import (  # noqa: F401
     sqrt,
     square,
     subtract,
+    tan,
     tanh,
     truediv,
 )

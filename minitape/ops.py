@@ -8,6 +8,7 @@ the functions defined here.
 """
 
 import builtins
+import functools
 import math
 import operator
 import re
@@ -123,6 +124,7 @@ Log = _op("Log", np.log)
 Log1p = _op("Log1p", np.log1p)
 Sin = _op("Sin", np.sin)
 Cos = _op("Cos", np.cos)
+Tan = _op("Tan", np.tan)
 Tanh = _op("Tanh", np.tanh)
 
 
@@ -176,6 +178,20 @@ BroadcastTo = _op("BroadcastTo", lambda x, shape: _filled(shape, x), _broadcast_
 Concat = _op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
 Pack = _op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
 Sum = _op("Sum", lambda x, axis, keepdims: _sum(x, axis, keepdims))
+Prod = _op(
+    "Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+)
+AddN = _op("AddN", lambda *xs: functools.reduce(np.add, xs[1:], xs[0].copy()))
+Cumsum = _op(
+    "Cumsum",
+    lambda x, axis, exclusive, reverse: _cumulative(
+        np.cumsum, np.add.identity, x, axis, exclusive, reverse
+    ),
+)
+Cumprod = _op(
+    "Cumprod",
+    lambda x, axis, exclusive, reverse: _cumulative(np.cumprod, 1, x, axis, exclusive, reverse),
+)
 Mean = _op(
     "Mean", lambda x, axis, keepdims: _mean(np.add.reduce(x, axis=axis, keepdims=keepdims), x)
 )
@@ -201,6 +217,18 @@ IsFinite = _op("IsFinite", np.isfinite)
 All = _op("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims))
 Any = _op("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims))
 Where = _op("Where", lambda c: np.argwhere(c).astype(np.int64))
+
+
+def _cumulative(scan, identity, x, axis, exclusive, reverse):
+    """TF's Cumsum/Cumprod: `scan` along `axis`; `reverse` scans from the end, `exclusive`
+    leaves each element out of its own result (the first result is the identity)."""
+    if reverse:
+        x = np.flip(x, axis)
+    out = scan(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        first = np.full_like(np.take(x, [0], axis=axis), identity)
+        out = np.concatenate([first, np.delete(out, -1, axis=axis)], axis=axis)
+    return np.flip(out, axis) if reverse else out
 
 
 def _element(v):
@@ -665,6 +693,10 @@ def cos(x, name=None):
     return _unary(Cos, x, _FLOATS)
 
 
+def tan(x, name=None):
+    return _unary(Tan, x, _FLOATS)
+
+
 def tanh(x, name=None):
     return _unary(Tanh, x, _FLOATS)
 
@@ -1120,11 +1152,83 @@ def _reduction(op, kinds=_NUMBERS):
 
 
 reduce_sum = _reduction(Sum)
+reduce_prod = _reduction(Prod)
 reduce_mean = _reduction(Mean)
 reduce_max = _reduction(Max)
 reduce_min = _reduction(Min)
 reduce_all = _reduction(All, _BOOLS)
 reduce_any = _reduction(Any, _BOOLS)
+
+
+def add_n(inputs, name=None):
+    """The element-wise sum of a list of tensors of one dtype and shape (TF's AddN: one op,
+    however many inputs; each input's gradient is the output's)."""
+    if isinstance(inputs, (Tensor, Variable)) or not isinstance(inputs, (list, tuple)):
+        inputs = list(inputs)  # (TF iterates a tensor: its elements are the inputs)
+    if not inputs:
+        raise ValueError(
+            "Inputs must be an iterable of at least one Tensor/IndexedSlices with the same "
+            "dtype and shape."
+        )
+    xs = [read(x) for x in inputs]
+    first = xs[0]._value
+    if first.dtype.kind not in _NUMBERS:
+        _refuse("AddN", xs[0], _NUMBERS)
+    for i, x in enumerate(xs[1:], 1):
+        if x._value.dtype != first.dtype:
+            raise invalid(
+                "AddN",
+                f"cannot compute AddN as input #{i}(zero-based) was expected to be a "
+                f"{tf_type_name(first.dtype)} tensor but is a "
+                f"{tf_type_name(x._value.dtype)} tensor",
+            )
+        if x._value.shape != first.shape:
+            raise invalid(
+                "AddN",
+                "Inputs to operation AddN of type AddN must have the same size and shape.  "
+                f"Input 0: {list(first.shape)} != input {i}: {list(x._value.shape)}",
+            )
+    return identity(xs[0]) if len(xs) == 1 else apply(AddN, *xs)
+
+
+def _scan(op):
+    def scan(x, axis=0, exclusive=False, reverse=False, name=None):
+        x = _input(x, _NUMBERS)
+        if x._value.dtype.kind not in _NUMBERS:
+            _refuse(op.name, x, _NUMBERS)
+        exclusive, reverse = _bool_attr(exclusive, "exclusive"), _bool_attr(reverse, "reverse")
+        if type(axis) is bool:  # (TF converts a Python bool to the int32 input: True is 1)
+            axis = int(axis)
+        axis = _int_values(axis, "axis", lambda m: invalid(op.name, m), attr="Tidx")
+        if axis.ndim:
+            raise invalid(op.name, f"ScanOp: axis must be a scalar, not {list(axis.shape)}")
+        ndim, axis = x._value.ndim, int(axis)
+        if not -ndim <= axis < ndim:
+            raise invalid(
+                op.name,
+                f"ScanOp: Expected scan axis in the range [{-ndim}, {ndim}), but got {axis}",
+            )
+        return apply(op, x, axis=axis % ndim, exclusive=exclusive, reverse=reverse)
+
+    scan.__name__ = op.name.lower()
+    scan.__doc__ = (
+        f"The running {'sum' if op is Cumsum else 'product'} along `axis`; `exclusive` leaves "
+        "each element out of its own result, `reverse` runs from the end."
+    )
+    return scan
+
+
+def _bool_attr(value, name):
+    """A bool attribute of an op, as TF takes it: True or False (None: the default, False)."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise TypeError(f"Expected bool for argument '{name}' not {value!r}.")
+    return value
+
+
+cumsum = _scan(Cumsum)
+cumprod = _scan(Cumprod)
 
 
 def _deeper_than_numpy(value):

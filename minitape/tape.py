@@ -29,7 +29,7 @@ import sys
 import numpy as np
 
 from . import nest
-from .context import STATE
+from .context import STATE, next_id
 from .errors import InvalidArgumentError
 from .tape_args import (
     check_parallel_iterations,
@@ -197,10 +197,24 @@ def apply(op, *inputs, **attrs):
                     tape._entries.append(entry)
                     watched.add(out._id)
                     break
+    elif tapes:  # not recordable (a non-float output, or no gradient rule): note the cut
+        _note_cut(tapes, op, inputs, out)
     tracer = STATE.tracer
     if tracer is not None:
         tracer.record(op, inputs, out, attrs)
     return out
+
+
+def _note_cut(tapes, op, inputs, out):
+    """An op that uses a watched tensor but cannot be recorded (its output is an integer or a
+    bool, or it has no gradient rule: StopGradient) ends the path there. Each tape that watches
+    an input keeps a note of it, `("op", op name, input id, output dtype)`, for
+    `minitape.explain`; nothing else reads it."""
+    for tape in tapes:
+        for x in inputs:
+            if x._id in tape._watched:
+                tape._cuts.append(("op", op.name, x._id, out._value.dtype.name))
+                break
 
 
 def _given(gx):
@@ -295,6 +309,12 @@ class GradientTape:
         self._reads = {}  # id of each recorded read of a variable -> the variable's id
         self._recording = False
         self._released_variables = {}  # the last recording's watched variables, by id
+        self._released_watched = frozenset()  # ... and the ids it watched
+        # For `minitape.explain` only, never read by the backward walk: where a watched
+        # tensor's path was cut (see `_note_cut`), and when recording started and stopped,
+        # as (the id counter at that moment, "enter" / "exit" / "pause" / "resume" /
+        # "gradient"): a tensor's id says whether it was made while the tape recorded.
+        self._cuts, self._events = [], []
 
     # -- entering and leaving ------------------------------------------------------------
     def __enter__(self):
@@ -306,7 +326,7 @@ class GradientTape:
             self._pop_tape()
         return False
 
-    def _push_tape(self):
+    def _push_tape(self, why="enter"):
         if self._recording:
             raise ValueError(
                 "Tape is still recording, This can happen if you try to re-enter "
@@ -316,21 +336,24 @@ class GradientTape:
             self._new_recording()
         STATE.tapes.append(self)
         self._recording = True
+        self._events.append((next_id(), why))
 
-    def _pop_tape(self):
+    def _pop_tape(self, why="exit"):
         if not self._recording:
             raise ValueError("Tape is not recording.")
         STATE.tapes.remove(self)
         self._recording = False
+        self._events.append((next_id(), why))
 
     def _new_recording(self):
         self._entries, self._watched, self._variables, self._reads = [], set(), {}, {}
+        self._cuts, self._events = [], []
 
     def _release(self):
         """Forget the recording: the tensors it held are freed as soon as nobody else holds them."""
-        self._released_variables = self._variables
+        self._released_variables, self._released_watched = self._variables, self._watched
         self._entries = self._watched = None
-        self._variables, self._reads = {}, {}
+        self._variables, self._reads, self._cuts = {}, {}, []
 
     # -- what is watched -----------------------------------------------------------------
     def watch(self, tensor):
@@ -400,7 +423,7 @@ class GradientTape:
             raise RuntimeError(_ONE_SHOT)
         if self._recording:
             if not self._persistent:
-                self._pop_tape()  # a one-shot tape stops recording when asked for gradients
+                self._pop_tape("gradient")  # a one-shot tape stops recording when asked
             else:
                 _log_first_n(
                     "persistent-inside",
@@ -557,10 +580,10 @@ class _Paused:
         self.tape = tape
 
     def __enter__(self):
-        self.tape._pop_tape()  # (a tape that is not recording: TF's ValueError)
+        self.tape._pop_tape("pause")  # (a tape that is not recording: TF's ValueError)
 
     def __exit__(self, *exc):
-        self.tape._push_tape()
+        self.tape._push_tape("resume")
         return False
 
 

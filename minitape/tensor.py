@@ -122,6 +122,9 @@ class _TensorLike:
         function will run its Python code on every call (see `function.py`)."""
         if STATE.tracer is not None:
             STATE.tracer.value_used(self)
+        for tape in STATE.tapes:  # a watched value leaves TF here: a note for minitape.explain
+            if self._id in tape._watched:
+                tape._cuts.append(("python", None, self._id, None))
         return self._read_value()
 
     def numpy(self):
@@ -333,6 +336,9 @@ class Variable(_TensorLike):
             new = old + new
         for tape in STATE.tapes:  # (an assignment is an access: the tape may watch us)
             tape._variable_read(self)
+            if isinstance(value, _TensorLike) and value._id in tape._watched:
+                # the path of a watched value ends here: a note for minitape.explain
+                tape._cuts.append(("assign", self._name, value._id, self._id))
         tracer = STATE.tracer
         if tracer is not None:  # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)
@@ -380,6 +386,12 @@ def bool_flag(value, name):
 
 def is_tensor(x):
     return isinstance(x, (Tensor, Variable))
+
+
+def held_variable(x):
+    """The tf.Variable that `x` holds if `x` is a Keras 3 variable (ops and tapes see that one,
+    as TF's do through its `.value`), else None."""
+    return getattr(x, "_tf_variable", None)
 
 
 # -- conversion ------------------------------------------------------------------------------
@@ -788,6 +800,9 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return value if type(value) is Tensor else value._read()
     if value is None:
         raise _unsupported(value)
+    held = held_variable(value)
+    if held is not None:
+        return convert_to_tensor(held, dtype, dtype_hint)
     if dtype is None and dtype_hint is not None:
         try:
             return Tensor(_compact(_to_numpy(value, dtype_hint)))
@@ -805,6 +820,8 @@ def operand(x, like, op_name, hint=False):
         pass
     elif isinstance(x, Variable):
         x = x._read()
+    elif held_variable(x) is not None:
+        x = held_variable(x)._read()
     else:
         npd = like._value.dtype
         if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly

@@ -9,7 +9,8 @@ drives Chromium through Playwright and checks what a learner sees:
   shows an uncaught exception (an error output, also inside a widget), a notebook whose saved
   version has a plot shows one, and each reveal then shows its answer;
 - in each notebook of SLIDERS, the named slider is shown and moving it with the keyboard changes
-  what it drives (a plot or the printed text below it).
+  what it drives (a plot or the printed text below it); in the same run, the notebook's dropdown
+  in DROPDOWNS is set to its next option, and what it drives changes too.
 
 Screenshots go to tests/artifacts/browser/. Needs Chromium at /usr/bin/chromium (`apt-get install
 chromium fonts-liberation`); without it the tests skip, except under CI (CI=true) where they fail.
@@ -42,6 +43,10 @@ SLIDERS = {
     "notebooks/03_what_gets_watched.ipynb": "x",  # which branch ran: recorded ops, gradient
     "notebooks/10_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
     "notebooks/11_build_your_own_tape.ipynb": "expression",  # a random expression, checked
+}
+# A dropdown to move in the same run as the notebook's slider: notebook -> its description.
+DROPDOWNS = {
+    "notebooks/03_what_gets_watched.ipynb": "broken program",  # the explainer's diagnosis, drawn
 }
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
@@ -505,6 +510,58 @@ def _run_notebook_checks(page, lab, rel, label):
     assert after["images"], "the plot disappeared after moving the slider"
     slider.scroll_into_view_if_needed()
     _shot(page, f"slider-{_slug(rel)}-4-slider-moved")
+    if rel in DROPDOWNS:
+        _move_dropdown(page, lab, rel, DROPDOWNS[rel])
+
+
+def _move_dropdown(page, lab, rel, label):
+    """Pick the next option of the dropdown labelled `label`: its value changes, and so does
+    what it drives (the widget's text and plot), without errors."""
+    dropdown = (
+        page.locator(".jupyter-widgets.widget-dropdown")
+        .filter(
+            has=page.locator(".widget-label", has_text=re.compile(rf"^\s*{re.escape(label)}", re.I))
+        )
+        .first
+    )
+    dropdown.wait_for(state="visible")
+    dropdown.scroll_into_view_if_needed()
+    select = dropdown.locator("select")
+
+    def picked():
+        return select.evaluate("s => s.options[s.selectedIndex].text")
+
+    before_value = picked()
+    options = select.locator("option").all_inner_texts()
+    after_value = options[(options.index(before_value) + 1) % len(options)]
+    before = _state(page, rel)
+    _shot(page, f"slider-{_slug(rel)}-5-dropdown")
+    select.select_option(label=after_value)
+
+    def changed():
+        now = _state(page, rel)
+        moved = picked() == after_value
+        redrawn = (now["images"], now["widgetText"]) != (before["images"], before["widgetText"])
+        return (
+            now
+            if moved and redrawn and now["imagesLoaded"] and _kernel_state(lab, rel) == "idle"
+            else None
+        )
+
+    _wait(changed, 120, "the output to change after picking another option")
+    seen = []  # then until the re-run has drawn everything (one second without change)
+
+    def settled():
+        seen.append(_state(page, rel))
+        now = seen[-1]
+        steady = len(seen) > 1 and now == seen[-2]
+        return now if steady and now["imagesLoaded"] and _kernel_state(lab, rel) == "idle" else None
+
+    after = _wait(settled, 60, "the output to settle after picking another option", interval=1.0)
+    assert not after["errors"], "re-running failed:\n" + _describe_errors(rel, after["errors"])
+    assert after["images"], "the plot disappeared after picking another option"
+    dropdown.scroll_into_view_if_needed()
+    _shot(page, f"slider-{_slug(rel)}-6-dropdown-moved")
 
 
 # The learner's edition (tools/learner_edition.py), as `make lab` and Binder open it.

@@ -37,6 +37,7 @@ UNARY = {
     "log1p": (tf.math.log1p, positive),
     "sin": (tf.sin, rand),
     "cos": (tf.cos, rand),
+    "tan": (tf.math.tan, rand),
     "tanh": (tf.tanh, rand),
     "sigmoid": (tf.sigmoid, rand),
     "relu": (tf.nn.relu, away_from_zero),
@@ -119,7 +120,7 @@ def test_fused_activation_gradient_ops(name):
     check_grads(activation, rand((4,)), order=3)
 
 
-REDUCTIONS = [tf.reduce_sum, tf.reduce_mean, tf.reduce_max, tf.reduce_min]
+REDUCTIONS = [tf.reduce_sum, tf.reduce_mean, tf.reduce_max, tf.reduce_min, tf.reduce_prod]
 AXES = [None, 0, 1, -1, (0, 1), [1]]
 
 
@@ -135,6 +136,21 @@ def test_reductions(fn, axis, keepdims):
 def test_reductions_of_scalar_and_vector(fn):
     check_grads(fn, np.array(1.3))
     check_grads(lambda x: fn(x, axis=0), rng.permutation(np.linspace(-1, 1, 4)))
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("fn", [tf.math.cumsum, tf.math.cumprod], ids=lambda f: f.__name__)
+def test_cumulative(fn, axis, exclusive, reverse):
+    check_grads(lambda x: fn(x, axis, exclusive=exclusive, reverse=reverse), away_from_zero((3, 4)))
+
+
+def test_add_n_and_prod_with_a_zero():
+    check_grads(lambda a, b: tf.add_n([a, b, a * b]), rand((3,)), rand((3,)))
+    # the gradient of a product at a zero is the product of the others (no division by it)
+    x = np.array([[1.5, 0.0, -2.0], [0.5, 2.0, 1.0]])
+    check_grads(lambda x: tf.reduce_prod(x, axis=1), x, order=1)
 
 
 @pytest.mark.parametrize("ord_", ["euclidean", 1, np.inf])

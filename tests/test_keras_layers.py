@@ -328,3 +328,26 @@ def test_dense_takes_true_as_one_unit_as_keras_does():
     assert d.units is True and d(tf.ones((2, 3))).shape == (2, 1)
     with pytest.raises(ValueError, match="Received: units=3.0"):
         layers.Dense(3.0)
+
+
+def test_a_layer_variable_is_keras_3s_variable_holding_a_tf_variable():
+    # (golden case course_nb07_keras_variables_are_not_tf_variables compares the rest with TF)
+    dense = tf.keras.layers.Dense(2, name="d", kernel_initializer="ones")
+    dense(tf.ones((1, 3)))
+    k = dense.kernel
+    assert isinstance(k, tf.keras.Variable) and not isinstance(k, tf.Variable)
+    assert isinstance(k.value, tf.Variable) and k.value.name == "d/kernel:0"
+    np.testing.assert_array_equal((k * 2.0).numpy(), np.full((3, 2), 2.0, np.float32))
+    k.assign_sub(tf.ones((3, 2)))
+    assert float(tf.reduce_sum(k.value)) == 0.0  # (one variable: the Keras one writes through)
+    with pytest.raises(TypeError, match="has no len"):
+        len(k)
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(k)
+    with pytest.raises(ValueError, match="of type 'Variable', not tf.Tensor or tf.Variable"):
+        with tf.GradientTape() as tape:
+            tape.watch(k)
+    v = tf.keras.Variable([1.0, 2.0], name="w")
+    assert (
+        v.path == "w" and repr(v) == "<Variable path=w, shape=(2,), dtype=float32, value=[1. 2.]>"
+    )

@@ -20,8 +20,9 @@ from ..ops import cast, matmul
 from ..tensor import Tensor, TensorShape, Variable, convert_to_tensor, is_tensor
 from . import activations, initializers
 from .dtype_policies import policy_dtype
+from .variables import Variable as KerasVariable
 
-__all__ = ["Layer", "Dense"]
+__all__ = ["Layer", "Dense", "Conv2D"]
 
 _name_counts = {}
 _scope = []  # the names of the layers being called or built, outermost first (Keras' name scope)
@@ -34,34 +35,6 @@ def _unique_name(cls):
     n = _name_counts.get(base, 0)
     _name_counts[base] = n + 1
     return base if n == 0 else f"{base}_{n}"
-
-
-class _LayerVariable(Variable):
-    """A layer's variable, named as Keras 3 names it: `name` is its own short name ('kernel'),
-    `path` adds the layers it was created in ('dense/kernel', or 'sequential/dense/kernel' for a
-    layer built inside a model)."""
-
-    __slots__ = ("_short_name", "_path")
-
-    def __init__(self, initial_value, name, path, **kwargs):
-        super().__init__(initial_value, name=path, **kwargs)  # (TF's tf.Variable under it)
-        self._short_name = name
-        self._path = path
-
-    @property
-    def name(self):
-        return self._short_name
-
-    @property
-    def path(self):
-        return self._path
-
-    def __repr__(self):
-        value = " ".join(str(self.numpy()).split())
-        return (
-            f"<Variable path={self._path}, shape={tuple(self.shape)}, "
-            f"dtype={self.dtype.name}, value={value}>"
-        )
 
 
 def _variable_path(layer, name):
@@ -84,7 +57,9 @@ class Layer:
         self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs
     ):
         if kwargs:
-            raise TypeError(f"Keyword argument not understood: {', '.join(map(repr, kwargs))}")
+            raise ValueError(
+                f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}"
+            )
         self.name = name or _unique_name(type(self))
         self.trainable = trainable
         self.dtype = policy_dtype(dtype).name
@@ -144,12 +119,28 @@ class Layer:
         return cast(t, dtype) if t.dtype.is_floating and t.dtype != dtype else t
 
     # -- the variables -------------------------------------------------------------------
+    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, name=None):
+        """A new Keras variable of this layer, named `name` with the layers being built as
+        its `path` ('dense/kernel'); `initializer` by name or object (Glorot uniform by
+        default, as Keras 3's for floats)."""
+        shape = () if shape is None else tuple(shape)
+        init = initializers.get("glorot_uniform" if initializer is None else initializer)
+        name = name or "variable"
+        return KerasVariable(
+            init,
+            shape,
+            dtype=dtype or self.dtype,
+            trainable=trainable,
+            name=name,
+            path=_variable_path(self, name),
+        )
+
     def _tracked(self):
         """The variables and the sub-layers stored in this layer's attributes, in order."""
         variables, layers = [], []
 
         def visit(x):
-            if isinstance(x, Variable):
+            if isinstance(x, (KerasVariable, Variable)):
                 variables.append(x)
             elif isinstance(x, Layer):
                 layers.append(x)
@@ -283,17 +274,11 @@ class Dense(Layer):
 
     def build(self, input_shape):
         in_features = TensorShape(input_shape)[-1]
-        self.kernel = _LayerVariable(
-            self.kernel_initializer((in_features, int(self.units)), self.dtype),
-            "kernel",
-            _variable_path(self, "kernel"),
+        self.kernel = self.add_weight(
+            (in_features, int(self.units)), self.kernel_initializer, name="kernel"
         )
         if self.use_bias:
-            self.bias = _LayerVariable(
-                self.bias_initializer((int(self.units),), self.dtype),
-                "bias",
-                _variable_path(self, "bias"),
-            )
+            self.bias = self.add_weight((int(self.units),), self.bias_initializer, name="bias")
         self.built = True
 
     def call(self, inputs):
@@ -301,3 +286,77 @@ class Dense(Layer):
         if self.use_bias:
             outputs = outputs + self.bias
         return self.activation(outputs)
+
+
+class Conv2D(Layer):
+    """A 2-D convolution layer on NHWC inputs: `activation(conv2d(inputs, kernel) + bias)`.
+
+    `kernel` has shape (kernel height, kernel width, input channels, filters) and starts
+    Glorot-uniform; `bias` has shape (filters,) and starts at zero. `padding` is "valid" (only
+    full windows) or "same" (zeros around: ceil(size / stride) positions)."""
+
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1),
+        padding="valid",
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        if not isinstance(filters, int) or filters <= 0:
+            raise ValueError(
+                "Invalid value for argument `filters`. Expected a strictly positive value. "
+                f"Received filters={filters}."
+            )
+        self.filters = filters
+        self.kernel_size = _pair(kernel_size, "kernel_size")
+        self.strides = _pair(strides, "strides")
+        if str(padding).lower() not in ("valid", "same"):
+            raise ValueError(
+                "The `padding` argument must be a list/tuple or one of "
+                f"['valid', 'same', 'causal']. Received: {padding}"
+            )
+        self.padding = str(padding).lower()
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel = None
+        self.bias = None
+
+    def build(self, input_shape):
+        shape = TensorShape(input_shape)
+        if len(shape) != 4:
+            raise ValueError(
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected '
+                f"ndim=4, found ndim={len(shape)}. Full shape received: {tuple(shape)}"
+            )
+        self.kernel = self.add_weight(
+            self.kernel_size + (shape[-1], self.filters), self.kernel_initializer, name="kernel"
+        )
+        if self.use_bias:
+            self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias")
+        self.built = True
+
+    def call(self, inputs):
+        from ..nn_ops import conv2d
+
+        outputs = conv2d(cast(inputs, self.dtype), self.kernel, self.strides, self.padding.upper())
+        if self.use_bias:
+            outputs = outputs + self.bias
+        return self.activation(outputs)
+
+
+def _pair(value, what):
+    """An int or a pair of ints, as Keras takes `kernel_size` and `strides`: a pair."""
+    pair = (value, value) if isinstance(value, int) else tuple(value)
+    if len(pair) != 2 or not all(isinstance(v, int) and v > 0 for v in pair):
+        raise ValueError(
+            f"The `{what}` argument must be a tuple of 2 integers. Received {what}={value}"
+        )
+    return pair

@@ -54,8 +54,8 @@ class Sequential(Model):
     If the first layer is given `input_shape=...`, the model is built (its variables created)
     right away; otherwise on its first call."""
 
-    def __init__(self, layers=None, name=None, **kwargs):
-        super().__init__(name=name, **kwargs)
+    def __init__(self, layers=None, trainable=True, name=None):  # (Keras 3 takes no more)
+        super().__init__(trainable=trainable, name=name)
         self._layers = []
         for layer in layers or []:
             self.add(layer)

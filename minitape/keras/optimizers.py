@@ -21,7 +21,7 @@ from ..errors import InvalidArgumentError
 from ..function import init_scope
 from ..ops import cast, clip_by_value, maximum, sqrt, square, zeros_like
 from ..tape import logger
-from ..tensor import Tensor, Variable, convert_to_tensor, read
+from ..tensor import Tensor, Variable, convert_to_tensor, held_variable, read
 from ._config import from_config
 
 __all__ = ["Optimizer", "SGD", "Adam", "get"]
@@ -32,12 +32,22 @@ def _short(x):
     return text if len(text) < 80 else text[:77] + "..."
 
 
+def _tf_variable(var):
+    """The variable itself, or the tf.Variable a Keras 3 variable holds (what gets updated)."""
+    held = held_variable(var)
+    return var if held is None else held
+
+
 class Optimizer:
     """What every optimizer shares: checking the (gradient, variable) pairs, optional
     clipping, the slots, and the step counter. A subclass writes `_update(grad, var, lr)`,
     where `lr` is the learning rate read for this step."""
 
-    def __init__(self, learning_rate, name, clipnorm=None, clipvalue=None, global_clipnorm=None):
+    def __init__(
+        self, learning_rate, name, clipnorm=None, clipvalue=None, global_clipnorm=None, **kwargs
+    ):
+        if kwargs:  # (Keras 3's words)
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
         if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError(
                 "Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. "
@@ -83,7 +93,7 @@ class Optimizer:
         return self._slots[key]
 
     def get_slot(self, var, name):
-        return self._slots[(var.ref(), name)]
+        return self._slots[(_tf_variable(var).ref(), name)]
 
     # -- applying gradients --------------------------------------------------------------
     def build(self, var_list):
@@ -144,25 +154,25 @@ class Optimizer:
                     f"zip(grads, model.trainable_variables); item {i} is {_short(item)}"
                 )
             g, var = item
-            if not isinstance(var, Variable):
+            if not isinstance(var, Variable) and held_variable(var) is None:
                 hint = " Did you write zip(variables, grads)?" if isinstance(g, Variable) else ""
                 raise TypeError(
                     f"apply_gradients: the second element of each pair must be a "
                     f"tf.Variable; pair {i} has {_short(var)}.{hint}"
                 )
+        names = [var.name for _, var in items]  # (a Keras 3 variable's own name: 'kernel')
+        items = [(g, _tf_variable(var)) for g, var in items]
         self._check_known([var for _, var in items])
         pairs = [(self._check_grad(g, var), var) for g, var in items if g is not None]
-        missing = [var for g, var in items if g is None]
+        missing = [name for (g, _), name in zip(items, names) if g is None]
         if not pairs:
-            raise ValueError(
-                f"No gradients provided for any variable: {[v.name for _, v in items]}."
-            )
+            raise ValueError(f"No gradients provided for any variable: {names}.")
         if missing:
             logger.warning(
                 "Gradients do not exist for variables %s when minimizing the loss. "
                 "(Their gradient is None: the loss does not depend on them, or they "
                 "were not watched.)",
-                [v.name for v in missing],
+                missing,
             )
         return pairs
 

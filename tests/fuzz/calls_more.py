@@ -958,6 +958,31 @@ FUNCS_MORE = {
     "keras.initializers.get": (["'zeros'"], {}, {0: _KERAS_IDS + ["np_f64", "f32_3"]}),
     "keras.activations.get": (["'relu'"], {}, {0: ["None", "'nope'", "cfg:Nope", "1.5"]}),
     "keras.layers.Dense": (["3"], {}, {0: ["True", "False", "np_int64_scalar", "3.0"]}),
+    # products, running sums and products, tan, add_n
+    "reduce_prod": (
+        ["f32_2x3"],
+        {},
+        {0: ["i32_3", "bool_3", "string_2", "np_c128", "[]"], "axis": _AXES + ["2", "-3"]},
+    ),
+    "math.cumsum": (
+        ["f32_2x3"],
+        {},
+        {
+            0: ["i32_3", "bool_3", "string_2", "f32_0d"],
+            "axis": ["1", "-1", "2", "-3", "1.5", "[0]"],
+        },
+    ),
+    "math.cumprod": (
+        ["f32_2x3"],
+        {"exclusive": "True"},
+        {"reverse": ["True", "None", "'yes'"], "axis": ["1", "2", "i32_3"]},
+    ),
+    "math.tan": (["f32_3"], {}, {0: ["i32_3", "bool_3", "np_c128", "f64_3", "string_2"]}),
+    "add_n": (
+        ["[f32_3,f32_3]"],
+        {},
+        {0: _SEQS + ["[]", "[f32_3]", "f32_3", "[f32_3,f32_2x3]", "[i32_3,i32_3]", "None"]},
+    ),
 }
 
 

@@ -2523,7 +2523,9 @@ API_PATHS = (
     "keras.activations.elu keras.activations.softplus keras.activations.linear "
     "keras.activations.get keras.optimizers.SGD keras.optimizers.Adam keras.optimizers.get "
     "keras.optimizers.Optimizer keras.initializers.Zeros keras.initializers.Ones "
-    "keras.initializers.Constant keras.initializers.get"
+    "keras.initializers.Constant keras.initializers.get "
+    "reduce_prod math.reduce_prod tan math.tan add_n math.add_n cumsum math.cumsum "
+    "math.cumprod switch_case Module keras.layers.Conv2D keras.Variable"
 ).split()
 
 
@@ -5875,8 +5877,10 @@ def tape_persistent_not_a_bool(tf):
 from . import (  # noqa: E402, F401
     cases_control_flow,
     cases_course,
+    cases_course_nb03,
     cases_course_nb10,
     cases_course_nb11,
+    cases_more_ops,
     cases_nn,
     cases_random,
     cases_refusals,

@@ -548,3 +548,34 @@ def course_nb10_per_example_gradients_with_vectorized_map(tf):
         tape.watch(W)
         loss_batch = tf.reduce_sum(tf.tanh(x_batch @ W + b) ** 2)
     return [per_example, tape.gradient(loss_batch, W)]
+
+
+@case
+def course_nb07_keras_variables_are_not_tf_variables(tf):
+    # 07 §5 (bug 3): in Keras 3 a layer's variable holds a tf.Variable (.value) but is not one;
+    # tape.watch refuses it (ValueError), watching .value works, a tape watches it when it is
+    # read, gradient() and optimizers take it, and watched_variables() lists the tf.Variable
+    dense = tf.keras.layers.Dense(2, name="d", kernel_initializer="ones")
+    x = tf.constant([[1.0, 2.0, 3.0]])
+    dense(x)
+    k = dense.kernel
+    facts = [isinstance(k, tf.Variable), isinstance(k.value, tf.Variable), k.name, k.path]
+    facts += [str(k.dtype), tuple(k.shape), repr(k).split(", value=")[0]]
+    try:
+        with tf.GradientTape() as tape:
+            tape.watch(k)
+        refused = None
+    except ValueError as e:
+        refused = "ValueError: ..." + str(e).split(" of type ")[1]
+    with tf.GradientTape() as tape:
+        tape.watch(k.value)
+        y = tf.reduce_sum(dense(x))
+    watched = [v.name for v in tape.watched_variables()]
+    grads = tape.gradient(y, dense.trainable_variables)
+    tf.keras.optimizers.SGD(0.5).apply_gradients(zip(grads, dense.trainable_variables))
+    try:
+        hash(k)
+        hashable = True
+    except TypeError:
+        hashable = False
+    return [facts, refused, watched, grads, k.numpy(), hashable, hasattr(k, "ref")]

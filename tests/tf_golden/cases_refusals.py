@@ -336,3 +336,19 @@ def python_lists_mixing_bools_and_numbers(tf):
         attempt(tf.keras.losses.binary_crossentropy, [True, 1], x),
         attempt(tf.clip_by_value, tf.ones([2, 3]), [True, 1], 1.5),
     ]
+
+
+@case(message=True)
+def keras_3_refuses_unknown_keyword_arguments(tf):
+    # Keras 3: a layer or model given a keyword it does not know raises ValueError naming them;
+    # Sequential takes only layers, trainable and name (a dtype is a TypeError); an optimizer
+    # says which arguments it did not recognise
+    return [
+        attempt(tf.keras.layers.Dense, 3, foo=1),
+        attempt(tf.keras.layers.Layer, foo=1),
+        attempt(tf.keras.Model, foo=1),
+        attempt(tf.keras.Sequential, [tf.keras.layers.Dense(1)], dtype="float64"),
+        attempt(tf.keras.optimizers.SGD, 0.1, foo=1),
+        attempt(tf.keras.optimizers.Adam, 0.1, momentum=0.5),
+        tf.keras.Sequential([tf.keras.layers.Dense(1)], name="m", trainable=False).trainable,
+    ]

@@ -43,23 +43,7 @@ def _record(pin):
 
 
 # -- not yet as TF does -----------------------------------------------------------------------
-TODO = {
-    "keras_layer_variable_names": Differs(
-        "the variables a tape watched while a Keras 3 layer ran are named by TF after the "
-        "tf.Variable underneath, 'hid/kernel:0'; minitape's layer variables are plain "
-        "variables named 'kernel' / 'bias' (their .name, TF's too, is 'kernel' / 'bias')",
-        {(1,): ["kernel", "bias"]},
-    ),
-    "nb07_two_tapes_watch_every_variable_read": Differs(
-        "TF names the variables a tape watched inside a named Sequential "
-        "'generator/gen_hidden/kernel:0' (Keras 3's path and ':0'); minitape's are "
-        "'kernel' / 'bias'. The gradients and losses of the case are compared as usual",
-        {
-            (0,): ["kernel", "bias"] * 4,
-            (1,): ["kernel", "bias"] * 4,
-        },
-    ),
-}
+TODO = {}
 
 
 # -- on purpose (README, "Where minitape differs from TensorFlow") -----------------------------

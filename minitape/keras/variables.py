@@ -1,0 +1,99 @@
+"""Keras 3's variables: what a layer's `kernel` and `bias` are.
+
+A Keras 3 variable is not a `tf.Variable`: it *holds* one (its `.value`) and passes every use
+on to it. An op reads the `tf.Variable` underneath, so a tape watches a layer's weights as it
+watches any trainable variable it sees read, and `tape.watched_variables()` lists the
+`tf.Variable`s, named after the Keras path (`'dense/kernel:0'`). What differs, as in Keras 3:
+
+* `isinstance(layer.kernel, tf.Variable)` is False; `name` is the short name (`'kernel'`),
+  `path` the layers it was made in (`'dense/kernel'`);
+* `tape.watch(layer.kernel)` is refused (TF's `ValueError`: not a tf.Tensor or tf.Variable);
+  `tape.watch(layer.kernel.value)` works, and it is rarely needed: reading is watching;
+* it is unhashable and has no `ref()` (use `id()` or the `tf.Variable`'s `ref()`).
+"""
+
+from ..tensor import TensorShape, _TensorLike
+from ..tensor import Variable as _TFVariable
+
+__all__ = ["Variable"]
+
+
+class Variable(_TensorLike):
+    """A Keras 3 variable: `name`, `path`, `trainable`, `value` (the tf.Variable it holds),
+    `numpy()`, `assign`, `assign_add`, `assign_sub`; the operators as a tensor's."""
+
+    __slots__ = ("_variable", "_short_name", "_path")
+    __hash__ = None  # (as Keras 3's: unhashable)
+
+    def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None, path=None):
+        value = initializer(shape, dtype) if callable(initializer) else initializer
+        self._short_name = name or "variable"
+        self._path = path or self._short_name
+        self._variable = _TFVariable(value, trainable=trainable, name=self._path, dtype=dtype)
+
+    # the tf.Variable underneath: every op and tape sees that one
+    @property
+    def _tf_variable(self):
+        return self._variable
+
+    def _read(self):
+        return self._variable._read()
+
+    def _read_value(self):
+        return self._variable._read_value()
+
+    @property
+    def value(self):
+        """The tf.Variable this variable holds (Keras 3's TensorFlow backend)."""
+        return self._variable
+
+    @property
+    def name(self):
+        return self._short_name
+
+    @property
+    def path(self):
+        return self._path
+
+    @property
+    def trainable(self):
+        return self._variable.trainable
+
+    @property
+    def dtype(self):
+        return self._variable.dtype.name  # (Keras 3 gives dtypes as strings: 'float32')
+
+    @property
+    def shape(self):
+        return TensorShape(self._read_value().shape)
+
+    def numpy(self):
+        return self._variable.numpy()
+
+    def assign(self, value):
+        self._variable.assign(value)
+        return self
+
+    def assign_add(self, value):
+        self._variable.assign_add(value)
+        return self
+
+    def assign_sub(self, value):
+        self._variable.assign_sub(value)
+        return self
+
+    @property
+    def ref(self):
+        raise AttributeError("'Variable' object has no attribute 'ref'")
+
+    def __len__(self):
+        raise TypeError("object of type 'Variable' has no len()")
+
+    def __repr__(self):
+        value = str(self.numpy())
+        return (
+            f"<Variable path={self._path}, shape={tuple(self.shape)}, dtype={self.dtype}, "
+            f"value={value}>"
+        )
+
+    __str__ = __repr__

@@ -1,0 +1,157 @@
+"""Golden cases for ops and API that TensorFlow's own tests of the tape reach for: reduce_prod
+(its gradient at zeros, and the second derivative TF's rule gives there), tan, add_n, cumsum
+and cumprod, switch_case, tf.Module and the Keras Conv2D layer."""
+
+import numpy as np
+
+from .cases import attempt, case
+
+
+def _two_derivatives(tf, f, x):
+    """[f(x), the gradient of sum(f(x)), the gradient of the sum of that gradient]."""
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+    return [y, g, outer.gradient(g, x)]
+
+
+@case
+def reduce_prod_and_its_derivatives_with_zeros(tf):
+    # the gradient of a product is the product of the others, zeros included (no division);
+    # the second derivative is TF's rule's (its cumprod rule divides by x: 0 where x is 0)
+    x = tf.constant([[1.0, 0.0, 3.0], [2.0, 4.0, 0.0]])
+    no_zeros = tf.constant([[1.5, -2.0, 0.5], [2.0, 0.25, -1.0]])
+    return [
+        _two_derivatives(tf, tf.reduce_prod, x),
+        _two_derivatives(tf, lambda v: tf.reduce_prod(v, axis=1), x),
+        _two_derivatives(tf, lambda v: tf.reduce_prod(v, axis=0, keepdims=True), x),
+        _two_derivatives(tf, lambda v: tf.reduce_prod(v, axis=-1), no_zeros),
+        _two_derivatives(tf, tf.reduce_prod, tf.constant([0.0, 0.0, 2.0])),
+        tf.reduce_prod(tf.constant([2, 3, 4])),
+        tf.math.reduce_prod(tf.constant(5.0)),
+        attempt(tf.reduce_prod, tf.constant([True])),
+    ]
+
+
+@case
+def tan_and_its_derivatives(tf):
+    x = tf.constant([-1.0, 0.0, 0.5, 1.2])
+    return [_two_derivatives(tf, tf.math.tan, x), tf.tan(tf.constant(0.5, tf.float64))]
+
+
+@case(message=True)
+def add_n_sums_a_list_and_each_input_gets_the_gradient(tf):
+    a, b = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        y = tf.add_n([a, b, a, [1.0, 1.0]])
+    return [
+        y,
+        tape.gradient(y, [a, b]),
+        tf.add_n([a]),
+        tf.math.add_n([tf.constant(1), tf.constant(2)]),
+        tf.add_n(tf.constant([1.0, 2.0])),
+        attempt(tf.add_n, []),
+        attempt(tf.add_n, [tf.constant([1.0]), tf.constant([1.0, 2.0])]),
+        attempt(tf.add_n, [tf.constant([1.0]), tf.constant([1])]),
+    ]
+
+
+@case
+def cumsum_and_cumprod_with_their_derivatives(tf):
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+    def running(axis, exclusive, reverse):
+        return lambda v: (
+            tf.math.cumsum(v, axis, exclusive, reverse) ** 2
+            + tf.math.cumprod(v, axis, exclusive=exclusive, reverse=reverse)
+        )
+
+    out = [
+        _two_derivatives(tf, running(axis, exclusive, reverse), x)
+        for exclusive in (False, True)
+        for reverse in (False, True)
+        for axis in (0, 1, -1)
+    ]
+    out.append(tf.cumsum(tf.constant([1, 2, 3])))
+    out.append(attempt(tf.math.cumsum, tf.constant([1.0, 2.0]), axis=3))
+    return out
+
+
+@case(message=True)
+def switch_case_runs_one_branch(tf):
+    branches = [lambda: tf.constant(10.0), lambda: tf.constant(20.0), lambda: tf.constant(30.0)]
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.switch_case(tf.constant(1), [lambda: x * 2.0, lambda: x * x])
+    return [
+        y,
+        tape.gradient(y, x),
+        tf.switch_case(tf.constant(-1), branches),
+        tf.switch_case(tf.constant(7), branches, default=lambda: tf.constant(-1.0)),
+        tf.switch_case(tf.constant(1, tf.int64), {1: branches[0], 0: branches[1]}),
+        tf.switch_case(tf.constant(1), [(0, branches[0]), (1, branches[1])]),
+        tf.switch_case(tf.constant(0), [lambda: 3.0, lambda: 4.0]),
+        attempt(tf.switch_case, 1, branches),
+        attempt(tf.switch_case, tf.constant(0), []),
+        attempt(tf.switch_case, tf.constant(0), [1, 2]),
+        attempt(tf.switch_case, tf.constant(0), {0: branches[0], 2: branches[1]}),
+    ]
+
+
+@case(message=True)
+def module_finds_its_variables_and_submodules(tf):
+    class Net(tf.Module):
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            self.z = tf.Variable(1.0, name="z")
+            self.a = [
+                tf.Variable(2.0, name="a0"),
+                {"k": tf.Variable(3.0, name="ak", trainable=False)},
+            ]
+            self.inner = tf.Module(name="inner")
+            self.inner.w = tf.Variable(4.0, name="w")
+            self.same = self.z
+            self.dense = tf.keras.layers.Dense(1, name="d")  # (a Keras layer is not a Module)
+            self.dense(tf.ones((1, 2)))
+
+    net = Net()
+    with tf.GradientTape() as tape:
+        y = net.z * net.inner.w
+    return [
+        net.name,
+        Net(name="other").name,
+        [v.name for v in net.variables],
+        [v.name for v in net.trainable_variables],
+        [type(m).__name__ for m in net.submodules],
+        tape.gradient(y, list(net.trainable_variables)),
+        attempt(tf.Module, name="a b"),
+    ]
+
+
+@case
+def keras_conv2d_layer(tf):
+    x = tf.constant(np.arange(2 * 5 * 5 * 3, dtype=np.float32).reshape(2, 5, 5, 3) / 50)
+    valid = tf.keras.layers.Conv2D(2, 3, name="cv", kernel_initializer="ones")
+    same = tf.keras.layers.Conv2D(
+        4,
+        (3, 2),
+        strides=2,
+        padding="same",
+        activation="relu",
+        name="cs",
+        kernel_initializer=tf.keras.initializers.Constant(0.1),
+        bias_initializer="ones",
+    )
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(same(valid(x)) ** 2)
+    return [
+        valid(x).shape,
+        [(v.path, tuple(v.shape)) for v in valid.trainable_variables + same.trainable_variables],
+        y,
+        tape.gradient(y, valid.trainable_variables + same.trainable_variables),
+    ]
