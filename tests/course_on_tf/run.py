@@ -2,6 +2,7 @@
 
     .venv-tf/bin/python tests/course_on_tf/run.py              # every notebook (`make test-tf`)
     .venv-tf/bin/python tests/course_on_tf/run.py notebooks/07_gans.ipynb
+    .venv-tf/bin/python tests/course_on_tf/run.py --show-listed notebooks/07_gans.ipynb
 
 The course promises that its `import minitape as tf` code runs unchanged on TensorFlow and prints
 the same. Each lesson and solution notebook is run here with that one line changed to
@@ -38,6 +39,7 @@ from differences import DIFFERS, SKIP  # noqa: E402
 
 SWAP = ("import minitape as tf", "import tensorflow as tf")
 TF_VERSION = "2.21."
+SHOW_LISTED = False  # --show-listed: a diff for the listed cells too (to word their reasons)
 CELL_TIMEOUT = 600  # seconds (07's CycleGAN cell takes about 40 s under TF)
 
 # TF's C++ logging quiet, so that only what a cell prints is compared (the one notice logged
@@ -134,7 +136,7 @@ def compare_cells(name, committed, ran, sanitizers, listed_cells, skipped):
             )
         else:
             results[key] = "differs"
-            if key not in listed_cells:
+            if key not in listed_cells or SHOW_LISTED:
                 report.append(f"  cell {old.id} differs:\n" + indent(compare.diff(want, got), 4))
     return results, report
 
@@ -176,6 +178,9 @@ def main(argv):
         return 2
     from execute_notebooks import _read  # Jupyter: .venv-tf only
 
+    global SHOW_LISTED
+    SHOW_LISTED = "--show-listed" in argv
+    argv = [a for a in argv if a != "--show-listed"]
     names = [Path(a).resolve().relative_to(ROOT).as_posix() for a in argv] or notebooks()
     sanitizers = compare.read_sanitizers()
     entries = listed()
