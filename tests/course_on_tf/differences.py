@@ -108,14 +108,14 @@ SKIP = {
         "06-controlli-007b": EXPLAIN,
         "06-controlli-019b": EXPLAIN,
     },
-    "notebooks/08_wgan_gp.ipynb": {
-        "08-wgan-gp-011b": EXPLAIN,
-        "08-wgan-gp-012b": EXPLAIN,
-    },
     "notebooks/07_gans.ipynb": {
         "07-gans-005": ENTRIES,
         "07-gans-035": ENTRIES,
         "07-gans-041": after("07-gans-035", "source (the snippet, its gradient calls dedented)"),
+    },
+    "notebooks/08_wgan_gp.ipynb": {
+        "08-wgan-gp-011b": EXPLAIN,
+        "08-wgan-gp-012b": EXPLAIN,
     },
     "notebooks/09_custom_training_step.ipynb": {
         "09-custom-tr-026c": "prints concrete_function.python_source, minitape's Python replay "
