@@ -6,16 +6,19 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Notebooks for `make notebooks`: all of them unless NB= names some.
+# The side environment with real TensorFlow (never a course dependency), for `make test-tf`.
+VENV_TF := .venv-tf
+STAMP_TF := $(VENV_TF)/.installed
+# Notebooks for `make notebooks` and `make test-tf`: all of them unless NB= names some.
 NB ?=
 LINTED := .  # everything ruff reads: the package, tests, notebooks, tools, and the Python in the Markdown
 
-.PHONY: help lab test bench notebooks lint site
+.PHONY: help lab test test-tf bench notebooks lint site
 .DEFAULT_GOAL := help
 
 help: ## list the targets
 	@echo "make <target>, where <target> is one of:"
-	@awk -F ':.*## ' '/^[a-z]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk -F ':.*## ' '/^[a-z-]+:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): requirements.txt site/requirements.txt pyproject.toml binder/overrides.json binder/postBuild
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +26,12 @@ $(STAMP): requirements.txt site/requirements.txt pyproject.toml binder/overrides
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	PATH="$(abspath $(BIN)):$$PATH" binder/postBuild   # the course's JupyterLab settings
 	touch $(STAMP)
+
+$(STAMP_TF): requirements-tf.txt
+	$(PYTHON) -m venv $(VENV_TF)
+	$(VENV_TF)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV_TF)/bin/python -m pip install --quiet -r requirements-tf.txt
+	touch $(STAMP_TF)
 
 # JupyterLab refuses to start as root unless told to (containers and CI run as root).
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
@@ -37,11 +46,17 @@ lab: $(STAMP) ## open the course in JupyterLab (learner/00_index.ipynb, the lear
 # time with another OpenBLAS kernel forced (x86-64 only: elsewhere the variable means nothing).
 OTHER_BLAS := $(if $(filter x86_64 amd64,$(shell uname -m)),OPENBLAS_CORETYPE=Prescott)
 
-test: $(STAMP) ## lint (ruff, fast, first), then every test: unit, notebooks (nbval, twice on x86-64), Binder, browser, the web edition
+test: $(STAMP) ## lint (ruff, fast, first), then every test: unit, notebooks (nbval, twice on x86-64), Binder, browser, the web edition, the course on TF
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/python -m pytest
 	$(if $(OTHER_BLAS),$(OTHER_BLAS) $(BIN)/python -m pytest -p no:cacheprovider notebooks)
+	$(MAKE) test-tf
+
+# The course on real TensorFlow (tests/course_on_tf/run.py): every notebook with `import minitape
+# as tf` swapped for TF's import, each cell's printed output compared with the committed one.
+test-tf: $(STAMP_TF) ## run the notebooks on real TensorFlow 2.21 in .venv-tf, compare their printed output (one: NB=...)
+	$(VENV_TF)/bin/python tests/course_on_tf/run.py $(NB)
 
 site: $(STAMP) ## build the web edition of the course into build/site/ (open build/site/index.html)
 	$(BIN)/python tools/build_site.py
