@@ -55,6 +55,9 @@ class DType:
     def __repr__(self):
         return f"tf.{self.name}"
 
+    def __str__(self):  # (as TF's: print(x.dtype) shows <dtype: 'float32'>)
+        return f"<dtype: '{self.name}'>"
+
     def __int__(self):  # TF's DataType enum value (as_dtype(1) is float32)
         return _ENUM[self.name]
 

@@ -183,10 +183,6 @@ DIFFERS = {
         "prints str(concrete_function.graph): minitape lists the traced graph op by op, TF's "
         "FuncGraph prints its name and id only"
     ),
-    ("notebooks/11_build_your_own_tape.ipynb", "11-build-you-004"): (
-        "prints a dtype with str(): TF's is <dtype: 'float32'>, minitape's tf.float32 (its repr, "
-        "tf.float32, is TF's)"
-    ),
     # Numbers.
     ("notebooks/05_higher_order.ipynb", "05-higher-or-021"): (
         "prints the largest float32 rounding error of x sin(x)'s second derivative over a grid: "
