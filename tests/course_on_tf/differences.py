@@ -183,10 +183,4 @@ DIFFERS = {
         "prints str(concrete_function.graph): minitape lists the traced graph op by op, TF's "
         "FuncGraph prints its name and id only"
     ),
-    # Numbers.
-    ("notebooks/05_higher_order.ipynb", "05-higher-or-021"): (
-        "prints the largest float32 rounding error of x sin(x)'s second derivative over a grid: "
-        "1.2e-06 under TF, 1.4e-06 in minitape (TF's sin and cos kernels round otherwise than "
-        "numpy's; both far below the 1e-4 the cell asserts)"
-    ),
 }
