@@ -29,7 +29,8 @@ import sys
 import numpy as np
 
 from . import nest
-from .context import STATE
+from .context import STATE, next_id
+from .dtypes import from_numpy
 from .errors import InvalidArgumentError
 from .tape_args import (
     check_parallel_iterations,
@@ -39,7 +40,7 @@ from .tape_args import (
     gradient_args,
     tensor_args,
 )
-from .tensor import Tensor, Variable, bool_flag, convert_to_tensor, operand
+from .tensor import Tensor, TensorShape, Variable, bool_flag, convert_to_tensor, operand
 
 __all__ = ["GradientTape", "UnconnectedGradients", "Op", "apply"]
 
@@ -83,15 +84,16 @@ class Op:
     `vjps` is a tuple with one rule per input, `rule(g, ans, *inputs, **attrs)` giving the
     gradient for that input from the output's gradient `g` (None: not differentiable there),
     or for ops with any number of inputs a single function `rule(g, ans, inputs, **attrs)`
-    returning all of them.
+    returning all of them. `bare`, if set (after `vjps`: new rules drop it), holds numpy
+    twins of the rules, for a backward sweep that nothing records (see `_backward`).
     """
 
-    __slots__ = ("name", "forward", "vjps", "keeps", "check", "jvp")
+    __slots__ = ("name", "forward", "vjps", "keeps", "check", "jvp", "bare")
 
     def __init__(self, name, forward, check=None):
         self.name = name
         self.forward = forward
-        self.vjps = None
+        self.vjps = None  # (sets `keeps` and `bare` too)
         self.check = check  # called with the input values when forward fails: a clear error
         self.jvp = None  # a forward-mode rule of its own, if any (see forwardprop.py)
 
@@ -99,6 +101,7 @@ class Op:
         object.__setattr__(self, name, value)
         if name == "vjps":  # (which tensors a recording of this op keeps follows from its rules)
             object.__setattr__(self, "keeps", _keeps(value))
+            object.__setattr__(self, "bare", None)  # (twins of the old rules are no more)
 
     def __repr__(self):
         return f"<Op {self.name}>"
@@ -149,10 +152,19 @@ class TapeTensor:
     """What a recording keeps of a tensor that no gradient rule of its op reads: its id (the
     name the backward walk knows it by), shape and dtype, not its value (TF's TapeTensor)."""
 
-    __slots__ = ("_id", "shape", "dtype")
+    __slots__ = ("_id", "_shape", "_dtype")
 
     def __init__(self, t):
-        self._id, self.shape, self.dtype = t._id, t.shape, t.dtype
+        v = t._value
+        self._id, self._shape, self._dtype = t._id, v.shape, v.dtype
+
+    @property
+    def shape(self):
+        return TensorShape._of(self._shape)
+
+    @property
+    def dtype(self):
+        return from_numpy(self._dtype)
 
     def __repr__(self):
         return f"<not kept: shape={tuple(self.shape)}, dtype={self.dtype.name}>"
@@ -175,14 +187,15 @@ def apply(op, *inputs, **attrs):
         if n == 2 and not attrs:  # (the common cases spelled out: faster than a list and a dict)
             value = op.forward(inputs[0]._value, inputs[1]._value)
         elif n == 1:
-            value = op.forward(inputs[0]._value, **attrs)
+            value = op.forward(inputs[0]._value, **attrs) if attrs else op.forward(inputs[0]._value)
         else:
             value = op.forward(*[x._value for x in inputs], **attrs)
     except (ValueError, IndexError, TypeError) as e:
         if op.check is not None:
             op.check(*[x._value for x in inputs], **attrs)
         raise InvalidArgumentError(None, op.name, f"{e} [Op:{op.name}]") from None
-    out = Tensor(value)
+    out = _new_tensor(Tensor)  # (`Tensor(value)`, minus the call to __init__)
+    out._value, out._id = value, next_id()
     tapes = STATE.tapes
     # Only floating outputs can carry a gradient; an op with no gradient rule at all
     # (StopGradient) is never recorded, so its output is watched by no tape.
@@ -203,12 +216,15 @@ def apply(op, *inputs, **attrs):
     return out
 
 
+_new_tensor = object.__new__
+
+
 def _given(gx):
     """A per-input rule that returns an already computed gradient."""
     return lambda *inputs, **attrs: gx
 
 
-def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None):
+def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None, bare=False):
     """Reverse-mode sweep. Returns {tensor id: gradient} for the ids in `keep`.
 
     Gradients always add up (`grads[id] = previous + new`): a tensor used twice gets the sum
@@ -217,13 +233,17 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
     of its own) to the variable's id: at the end, the reads' gradients add up on their
     variable.
 
+    `bare`: nothing records this sweep (no tape, trace or accumulator is listening), so it
+    need not make tensors that no one will record. The gradients are then numpy values, and
+    an op with `bare` rules (numpy twins of its rules, in grads.py: the same arithmetic, tested
+    bit for bit) uses them; the others get and give tensors as usual.
+
     `on_step(i, op, out, g, sent)`, if given, hears of every entry the sweep uses: its index,
     the gradient `g` that reached its output, and `sent`, the (input, gradient, new total)
     it passed on. (`minitape.viz` replays the sweep step by step with it.)"""
     grads = {}
     for t, g in zip(targets, target_grads):
-        prev = grads.get(t._id)
-        grads[t._id] = g if prev is None else prev + g
+        grads[t._id] = _add_up(grads.get(t._id), g._value if bare else g, bare)
     sent = None
     for i in range(len(entries) - 1, -1, -1):  # newest entry first
         op, inputs, out, attrs = entries[i]
@@ -232,27 +252,72 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
         if g is None:
             continue  # this op does not lead to a target
         rules = op.vjps
+        if bare and isinstance(g, _NUMPY):
+            if op.bare is not None:
+                rules = op.bare
+            else:  # (rules written with tensors only: give them one)
+                g = Tensor(g)
         if type(rules) is not tuple:  # one rule gives every input's gradient at once
             rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
         if on_step is not None:
             sent = []
+        n = len(inputs)
         for x, rule in zip(inputs, rules):  # one rule per input, run only where needed
-            if rule is not None and x._id in watched:
+            if rule is None or x._id not in watched:
+                continue
+            if attrs:  # (the common calls spelled out: faster than star arguments)
                 gx = rule(g, out, *inputs, **attrs)
-                if gx is not None:
-                    prev = grads.get(x._id)
-                    grads[x._id] = total = gx if prev is None else prev + gx
-                    if sent is not None:
-                        sent.append((x, gx, total))
+            elif n == 2:
+                gx = rule(g, out, inputs[0], inputs[1])
+            elif n == 1:
+                gx = rule(g, out, x)
+            else:
+                gx = rule(g, out, *inputs)
+            if gx is not None:
+                if bare and type(gx) is Tensor and gx._value.dtype == _dtype(x):
+                    gx = gx._value  # (one of another dtype stays a tensor, for its errors)
+                grads[x._id] = total = _add_up(grads.get(x._id), gx, bare)
+                if sent is not None:
+                    sent.append((x, gx, total))
         if sent is not None:
             on_step(i, op, out, g, sent)
     if reads:
         for rid, vid in reads.items():
             g = grads.get(rid)
             if g is not None and vid in keep:
-                prev = grads.get(vid)
-                grads[vid] = g if prev is None else prev + g
+                grads[vid] = _add_up(grads.get(vid), g, bare)
+    if bare:  # (the gradients asked for, as tensors: one per tensor, as a sweep of tensors)
+        for k in keep:
+            g = grads.get(k)
+            if isinstance(g, _NUMPY):
+                grads[k] = Tensor(g)
     return grads
+
+
+_NUMPY = (np.ndarray, np.generic)
+
+
+def _add_up(prev, gx, bare):
+    """`prev + gx`: the gradient of a tensor that was used more than once. In a bare sweep two
+    numpy values of one dtype add as AddV2 adds them (numpy's `+`); anything else goes
+    through the tensors' `+`, with its checks and errors."""
+    if prev is None:
+        return gx
+    if not bare:
+        return prev + gx
+    if type(prev) is type(gx) and (type(prev) is not np.ndarray or prev.dtype is gx.dtype):
+        return prev + gx
+    total = _as_tensor(prev) + _as_tensor(gx)
+    return total._value if type(prev) is not Tensor and type(gx) is not Tensor else total
+
+
+def _as_tensor(v):
+    return v if type(v) is Tensor else Tensor(v)
+
+
+def _dtype(x):
+    """The numpy dtype of a recorded tensor, kept or not."""
+    return x._value.dtype if type(x) is Tensor else x._dtype
 
 
 # --- the tape -----------------------------------------------------------------------------
@@ -460,7 +525,8 @@ class GradientTape:
 
     def _grads(self, targets, seeds, sources):
         keep = {s._id for s in sources}
-        return _backward(self._entries, self._watched, targets, seeds, keep, self._reads)
+        bare = not STATE.tapes and STATE.tracer is None  # (nothing would record the sweep)
+        return _backward(self._entries, self._watched, targets, seeds, keep, self._reads, bare=bare)
 
     def jacobian(
         self,
