@@ -323,12 +323,43 @@ def _refuse(op_name, x, kinds):
     )
 
 
+def _scalar_types(kinds):
+    """The numpy scalar types of the dtypes of `kinds` (np.float32, ...): a tensor holding
+    one of them has that dtype, which its type alone tells (reading `.dtype.kind` of a numpy
+    scalar costs more than the op)."""
+    return frozenset(t for t in set(np.sctypeDict.values()) if np.dtype(t).kind in kinds)
+
+
+def _fast_binary(op, kinds, checked, fn_name, doc):
+    """The public function of a binary op: `checked(x, y)`, behind a fast path for the
+    common case, two tensors holding numpy values of one dtype that the op takes. Anything
+    else takes `checked`, which converts and checks, and raises every error."""
+    scalars = _scalar_types(kinds)
+
+    def binary(x, y, name=None):
+        if type(x) is Tensor and type(y) is Tensor:
+            xv, yv = x._value, y._value
+            kind = type(xv)
+            if kind is type(yv) and (
+                kind in scalars
+                or kind is np.ndarray
+                and xv.dtype is yv.dtype
+                and xv.dtype.kind in kinds
+            ):
+                return apply(op, x, y)
+        return checked(x, y)
+
+    binary.__name__ = binary.__qualname__ = fn_name
+    binary.__doc__ = doc
+    return binary
+
+
 def _binary(op, fn_name, doc, kinds=_NUMBERS):
     """The public function of a binary op (`multiply`, `maximum`, ...): it makes both operands
     tensors of one dtype (Python data takes the tensor's dtype), checks that the op takes that
     dtype (`kinds`), then calls `apply`."""
 
-    def binary(x, y, name=None):
+    def checked(x, y):
         if type(x) is Tensor:
             if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
                 y = operand(y, x, op.name)
@@ -351,9 +382,7 @@ def _binary(op, fn_name, doc, kinds=_NUMBERS):
             _refuse(op.name, x, kinds)
         return apply(op, x, y)
 
-    binary.__name__ = binary.__qualname__ = fn_name
-    binary.__doc__ = doc
-    return binary
+    return _fast_binary(op, kinds, checked, fn_name, doc)
 
 
 def _input(x, kinds):
@@ -368,9 +397,16 @@ def _input(x, kinds):
 
 def _unary(op, x, kinds=_NUMBERS):
     x = x if type(x) is Tensor else _input(x, kinds)
-    if x._value.dtype.kind not in kinds:
+    v = x._value
+    if type(v) not in _SCALAR_TYPES.get(kinds, ()) and v.dtype.kind not in kinds:  # (faster)
         _refuse(op.name, x, kinds)
     return apply(op, x)
+
+
+_SCALAR_TYPES = {
+    kinds: _scalar_types(kinds)
+    for kinds in (_NUMBERS, _FLOATS, _BOOLS, _SIGNED, _REALS, _REAL_FLOATS)
+}
 
 
 def _int_values(value, what, error, attr=None, by_op=True):
@@ -535,12 +571,7 @@ def _new_shape(shape, op_name, by_fill=False):
 
 
 # --- arithmetic ---------------------------------------------------------------------------
-def add(x, y, name=None):
-    """x + y, element-wise (shapes broadcast; strings are concatenated).
-
-    As TF's `+`: the first tensor's dtype is only a *hint* for Python data on the other side,
-    so `int_tensor + 1.5` converts 1.5 to float32 and then fails in AddV2 (where `*`, `-`, ...
-    fail to convert), and `tf.add(1.5, float64_tensor)` converts 1.5 on its own."""
+def _add(x, y):
     if type(x) is not Tensor:
         x = read(x)
     kind = x._value.dtype.kind
@@ -553,14 +584,23 @@ def add(x, y, name=None):
     return apply(Add, x, y)
 
 
+add = _fast_binary(
+    Add,
+    _NUMBERS,
+    _add,
+    "add",
+    """x + y, element-wise (shapes broadcast; strings are concatenated).
+
+    As TF's `+`: the first tensor's dtype is only a *hint* for Python data on the other side,
+    so `int_tensor + 1.5` converts 1.5 to float32 and then fails in AddV2 (where `*`, `-`, ...
+    fail to convert), and `tf.add(1.5, float64_tensor)` converts 1.5 on its own.""",
+)
 subtract = _binary(Sub, "subtract", "x - y, element-wise (shapes broadcast).")
 multiply = _binary(Mul, "multiply", "x * y, element-wise (shapes broadcast).")
 _real_div = _binary(Div, "divide", None)
 
 
-def divide(x, y, name=None):
-    """True division. As TF's `/`: integer tensors are first cast to a float (float32 for 8
-    and 16 bits, float64 for 32 and 64), and both sides must have the same dtype."""
+def _divide(x, y):
     if type(x) is Tensor and x._value.dtype.kind == "f":  # (the common case)
         if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
             y = operand(y, x, "RealDiv")
@@ -574,6 +614,16 @@ def divide(x, y, name=None):
     if x._value.dtype.kind in "iu":
         x, y = _int_true_div_operands(x, y)
     return _real_div(x, y)
+
+
+divide = _fast_binary(
+    Div,
+    _REAL_FLOATS,
+    _divide,
+    "divide",
+    """True division. As TF's `/`: integer tensors are first cast to a float (float32 for 8
+    and 16 bits, float64 for 32 and 64), and both sides must have the same dtype.""",
+)
 
 
 def _int_true_div_operands(x, y):
@@ -832,11 +882,17 @@ def is_finite(x, name=None):
 # --- matrices and shapes ------------------------------------------------------------------
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
+    # The fast path: two matrices of one dtype, not transposed; the rest is checked below.
+    if type(a) is Tensor and type(b) is Tensor and transpose_a is False and transpose_b is False:
+        av, bv = a._value, b._value
+        if av.dtype is bv.dtype and av.ndim >= 2 and bv.ndim >= 2:
+            return apply(MatMul, a, b)
     a = read(a)
     b = operand(b, a, "MatMul", hint=True)
-    for what, flag in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"Expected bool for argument '{what}' not {flag!r}.")
+    if type(transpose_a) is not bool or type(transpose_b) is not bool:
+        for what, flag in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(f"Expected bool for argument '{what}' not {flag!r}.")
     if a._value.ndim < 2 or b._value.ndim < 2:
         i = 0 if a._value.ndim < 2 else 1
         raise invalid("MatMul", f"In[{i}] ndims must be >= 2")
@@ -1437,9 +1493,6 @@ def _rev(fn, op_name):
 
 
 def _mul_operator(x, y):
-    """`x * y`, the operator. As TF's, when either side is a bool tensor both are cast to
-    int32, multiplied, and the product is cast back to bool (`b * 2.5` is `b`, `b * 0.0` all
-    False), where `tf.multiply` itself refuses bools, and `2 * b` refuses to make 2 a bool."""
     try:
         return multiply(x, y)
     except (TypeError, InvalidArgumentError):
@@ -1448,6 +1501,17 @@ def _mul_operator(x, y):
         ):
             raise
     return cast(multiply(cast(x, _dt.int32), cast(y, _dt.int32)), _dt.bool)
+
+
+_mul_operator = _fast_binary(
+    Mul,
+    _NUMBERS,
+    _mul_operator,
+    "_mul_operator",
+    """`x * y`, the operator. As TF's, when either side is a bool tensor both are cast to
+    int32, multiplied, and the product is cast back to bool (`b * 2.5` is `b`, `b * 0.0` all
+    False), where `tf.multiply` itself refuses bools, and `2 * b` refuses to make 2 a bool.""",
+)
 
 
 for _name, _fn in {
