@@ -332,26 +332,40 @@ def _scalar_types(kinds):
 
 def _fast_binary(op, kinds, checked, fn_name, doc):
     """The public function of a binary op: `checked(x, y)`, behind a fast path for the
-    common case, two tensors holding numpy values of one dtype that the op takes. Anything
-    else takes `checked`, which converts and checks, and raises every error."""
+    common case, a tensor and a tensor or variable holding numpy values of one dtype that
+    the op takes. Anything else takes `checked`, which converts and checks, and raises
+    every error."""
     scalars = _scalar_types(kinds)
 
     def binary(x, y, name=None):
-        if type(x) is Tensor and type(y) is Tensor:
-            xv, yv = x._value, y._value
+        # (a variable's value is looked at without reading it: it is read only if the fast
+        # path is taken, so that `checked` reads it as before otherwise)
+        if type(x) is Tensor:
+            xv = x._value
+            yv = y._value if type(y) is Tensor else _held(y)
+        elif type(y) is Tensor:
+            xv, yv = _held(x), y._value
+        else:
+            return checked(x, y)
+        if xv is not None and yv is not None:
             kind = type(xv)
-            if kind is type(yv) and (
-                kind in scalars
-                or kind is np.ndarray
-                and xv.dtype is yv.dtype
-                and xv.dtype.kind in kinds
+            if (kind is type(yv) and kind in scalars) or (
+                xv.dtype is yv.dtype and xv.dtype.kind in kinds
             ):
+                x = x if type(x) is Tensor else x._read()
+                y = y if type(y) is Tensor else y._read()
                 return apply(op, x, y)
         return checked(x, y)
 
     binary.__name__ = binary.__qualname__ = fn_name
     binary.__doc__ = doc
     return binary
+
+
+def _held(x):
+    """The numpy value a variable holds (without reading it: no tape hears of it); None for
+    anything else that is not a tensor."""
+    return x._snap._value if isinstance(x, Variable) else None
 
 
 def _binary(op, fn_name, doc, kinds=_NUMBERS):
@@ -882,11 +896,16 @@ def is_finite(x, name=None):
 # --- matrices and shapes ------------------------------------------------------------------
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
-    # The fast path: two matrices of one dtype, not transposed; the rest is checked below.
-    if type(a) is Tensor and type(b) is Tensor and transpose_a is False and transpose_b is False:
-        av, bv = a._value, b._value
-        if av.dtype is bv.dtype and av.ndim >= 2 and bv.ndim >= 2:
-            return apply(MatMul, a, b)
+    # The fast path: two matrices (tensors or variables) of one dtype, not transposed; the
+    # rest is converted and checked below.
+    if transpose_a is False and transpose_b is False:
+        av = a._value if type(a) is Tensor else _held(a)
+        bv = b._value if type(b) is Tensor else _held(b)
+        if av is not None and bv is not None and av.dtype is bv.dtype:
+            if av.ndim >= 2 and bv.ndim >= 2:
+                a = a if type(a) is Tensor else a._read()
+                b = b if type(b) is Tensor else b._read()
+                return apply(MatMul, a, b)
     a = read(a)
     b = operand(b, a, "MatMul", hint=True)
     if type(transpose_a) is not bool or type(transpose_b) is not bool:

@@ -23,6 +23,7 @@ import enum
 import inspect
 import logging
 import math
+import operator
 import os
 import sys
 
@@ -38,6 +39,7 @@ from .tape_args import (
     checked_batch_source,
     checked_jacobian_target,
     gradient_args,
+    plain_gradient_call,
     tensor_args,
 )
 from .tensor import Tensor, TensorShape, Variable, bool_flag, convert_to_tensor, operand
@@ -219,6 +221,9 @@ def apply(op, *inputs, **attrs):
 _new_tensor = object.__new__
 
 
+_ID = operator.attrgetter("_id")
+
+
 def _given(gx):
     """A per-input rule that returns an already computed gradient."""
     return lambda *inputs, **attrs: gx
@@ -243,7 +248,8 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
     it passed on. (`minitape.viz` replays the sweep step by step with it.)"""
     grads = {}
     for t, g in zip(targets, target_grads):
-        grads[t._id] = _add_up(grads.get(t._id), g._value if bare else g, bare)
+        prev, g = grads.get(t._id), g._value if bare else g
+        grads[t._id] = g if prev is None else _add_up(prev, g, bare)
     sent = None
     for i in range(len(entries) - 1, -1, -1):  # newest entry first
         op, inputs, out, attrs = entries[i]
@@ -276,7 +282,8 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
             if gx is not None:
                 if bare and type(gx) is Tensor and gx._value.dtype == _dtype(x):
                     gx = gx._value  # (one of another dtype stays a tensor, for its errors)
-                grads[x._id] = total = _add_up(grads.get(x._id), gx, bare)
+                prev = grads.get(x._id)
+                grads[x._id] = total = gx if prev is None else _add_up(prev, gx, bare)
                 if sent is not None:
                     sent.append((x, gx, total))
         if sent is not None:
@@ -285,7 +292,8 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
         for rid, vid in reads.items():
             g = grads.get(rid)
             if g is not None and vid in keep:
-                grads[vid] = _add_up(grads.get(vid), g, bare)
+                prev = grads.get(vid)
+                grads[vid] = g if prev is None else _add_up(prev, g, bare)
     if bare:  # (the gradients asked for, as tensors: one per tensor, as a sweep of tensors)
         for k in keep:
             g = grads.get(k)
@@ -301,8 +309,6 @@ def _add_up(prev, gx, bare):
     """`prev + gx`: the gradient of a tensor that was used more than once. In a bare sweep two
     numpy values of one dtype add as AddV2 adds them (numpy's `+`); anything else goes
     through the tensors' `+`, with its checks and errors."""
-    if prev is None:
-        return gx
     if not bare:
         return prev + gx
     if type(prev) is type(gx) and (type(prev) is not np.ndarray or prev.dtype is gx.dtype):
@@ -352,7 +358,9 @@ class GradientTape:
     """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
-        self._persistent = bool_flag(persistent, "persistent")
+        self._persistent = (
+            persistent if type(persistent) is bool else bool_flag(persistent, "persistent")
+        )
         self._watch_accessed = bool(watch_accessed_variables)
         self._entries = None  # the recording: None before entering and after release
         self._watched = None  # ids of watched float tensors/variables and recorded outputs
@@ -377,8 +385,8 @@ class GradientTape:
                 "Tape is still recording, This can happen if you try to re-enter "
                 "an already-active tape."
             )
-        if self._entries is None:  # re-entering keeps appending to the same recording
-            self._new_recording()
+        if self._entries is None:  # a new recording (re-entering appends to the same one)
+            self._entries, self._watched, self._variables, self._reads = [], set(), {}, {}
         STATE.tapes.append(self)
         self._recording = True
 
@@ -387,9 +395,6 @@ class GradientTape:
             raise ValueError("Tape is not recording.")
         STATE.tapes.remove(self)
         self._recording = False
-
-    def _new_recording(self):
-        self._entries, self._watched, self._variables, self._reads = [], set(), {}, {}
 
     def _release(self):
         """Forget the recording: the tensors it held are freed as soon as nobody else holds them."""
@@ -495,25 +500,31 @@ class GradientTape:
         targets do not depend on gets None, or zeros with `unconnected_gradients='zero'`.
         """
         self._start_gradient()
-        if target is None:
-            raise TypeError(
-                "Argument `target` should be a list or nested structure of Tensors, "
-                "Variables or CompositeTensors to be differentiated, but received "
-                "None."
-            )
-        unconnected = _unconnected(unconnected_gradients)
-        targets, flat_sources = gradient_args(nest.flatten(target), nest.flatten(sources))
-        targets = [_target(t) for t in targets]
-        if output_gradients is None:
-            seeds = [_ones_like(t) for t in targets]
+        if unconnected_gradients is UnconnectedGradients.NONE and plain_gradient_call(
+            target, sources, output_gradients
+        ):  # (one tensor, a flat list of tensors and variables: nothing to flatten or check)
+            targets, flat_sources, seeds = [target], sources, [_ones_like(target)]
+            unconnected = UnconnectedGradients.NONE
         else:
-            given = nest.flatten(output_gradients)
-            if len(given) != len(targets):
-                raise ValueError(
-                    f"output_gradients has {len(given)} entries but there are "
-                    f"{len(targets)} targets."
+            if target is None:
+                raise TypeError(
+                    "Argument `target` should be a list or nested structure of Tensors, "
+                    "Variables or CompositeTensors to be differentiated, but received "
+                    "None."
                 )
-            seeds = [_seed(t, g) for t, g in zip(targets, given)]
+            unconnected = _unconnected(unconnected_gradients)
+            targets, flat_sources = gradient_args(nest.flatten(target), nest.flatten(sources))
+            targets = [_target(t) for t in targets]
+            if output_gradients is None:
+                seeds = [_ones_like(t) for t in targets]
+            else:
+                given = nest.flatten(output_gradients)
+                if len(given) != len(targets):
+                    raise ValueError(
+                        f"output_gradients has {len(given)} entries but there are "
+                        f"{len(targets)} targets."
+                    )
+                seeds = [_seed(t, g) for t, g in zip(targets, given)]
         try:
             grads = self._grads(targets, seeds, flat_sources)
         finally:
@@ -521,10 +532,12 @@ class GradientTape:
         results = [grads.get(s._id) for s in flat_sources]
         if unconnected is UnconnectedGradients.ZERO:
             results = [_zeros_for(s) if g is None else g for s, g in zip(flat_sources, results)]
+        if flat_sources is sources:
+            return results
         return nest.pack_sequence_as(sources, results)
 
     def _grads(self, targets, seeds, sources):
-        keep = {s._id for s in sources}
+        keep = set(map(_ID, sources))
         bare = not STATE.tapes and STATE.tracer is None  # (nothing would record the sweep)
         return _backward(self._entries, self._watched, targets, seeds, keep, self._reads, bare=bare)
 

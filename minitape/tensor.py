@@ -229,6 +229,9 @@ class Tensor(_TensorLike):
         )
 
 
+_new_tensor = object.__new__
+
+
 def _snapshot(value, ident):
     """A tensor carrying a variable's id: what an op sees when it reads the variable."""
     t = Tensor.__new__(Tensor)
@@ -261,7 +264,8 @@ class Variable(_TensorLike):
     def _read(self):
         """The current value as a new tensor (each read is a tensor of its own, as TF's
         ReadVariableOp), telling every active tape and trace that we were read."""
-        read = Tensor(self._snap._value)
+        read = _new_tensor(Tensor)  # (`Tensor(value)`, minus the call to __init__)
+        read._value, read._id = self._snap._value, next_id()
         vid = self._id
         for tape in STATE.tapes:
             if vid not in tape._variables:  # a first read: the tape may start watching us
