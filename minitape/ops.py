@@ -340,32 +340,26 @@ def _fast_binary(op, kinds, checked, fn_name, doc):
     def binary(x, y, name=None):
         # (a variable's value is looked at without reading it: it is read only if the fast
         # path is taken, so that `checked` reads it as before otherwise)
-        if type(x) is Tensor:
-            xv = x._value
-            yv = y._value if type(y) is Tensor else _held(y)
-        elif type(y) is Tensor:
-            xv, yv = _held(x), y._value
+        if type(x) is Tensor and type(y) is Tensor:
+            xv, yv = x._value, y._value
+        elif type(x) is Tensor and isinstance(y, Variable):
+            xv, yv = x._value, y._snap._value
+        elif type(y) is Tensor and isinstance(x, Variable):
+            xv, yv = x._snap._value, y._value
         else:
             return checked(x, y)
-        if xv is not None and yv is not None:
-            kind = type(xv)
-            if (kind is type(yv) and kind in scalars) or (
-                xv.dtype is yv.dtype and xv.dtype.kind in kinds
-            ):
-                x = x if type(x) is Tensor else x._read()
-                y = y if type(y) is Tensor else y._read()
-                return apply(op, x, y)
+        kind = type(xv)
+        if (kind is type(yv) and kind in scalars) or (
+            xv.dtype is yv.dtype and xv.dtype.kind in kinds
+        ):
+            x = x if type(x) is Tensor else x._read()
+            y = y if type(y) is Tensor else y._read()
+            return apply(op, x, y)
         return checked(x, y)
 
     binary.__name__ = binary.__qualname__ = fn_name
     binary.__doc__ = doc
     return binary
-
-
-def _held(x):
-    """The numpy value a variable holds (without reading it: no tape hears of it); None for
-    anything else that is not a tensor."""
-    return x._snap._value if isinstance(x, Variable) else None
 
 
 def _binary(op, fn_name, doc, kinds=_NUMBERS):
@@ -899,8 +893,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     # The fast path: two matrices (tensors or variables) of one dtype, not transposed; the
     # rest is converted and checked below.
     if transpose_a is False and transpose_b is False:
-        av = a._value if type(a) is Tensor else _held(a)
-        bv = b._value if type(b) is Tensor else _held(b)
+        av = a._value if type(a) is Tensor else a._snap._value if isinstance(a, Variable) else None
+        bv = b._value if type(b) is Tensor else b._snap._value if isinstance(b, Variable) else None
         if av is not None and bv is not None and av.dtype is bv.dtype:
             if av.ndim >= 2 and bv.ndim >= 2:
                 a = a if type(a) is Tensor else a._read()

@@ -179,7 +179,11 @@ def _entry(op, inputs, out, attrs):
         inputs = tuple(TapeTensor(x) for x in inputs)
     elif keep_inputs is not True:
         inputs = tuple(x if k else TapeTensor(x) for x, k in zip(inputs, keep_inputs))
-    return op, inputs, out if keep_output else TapeTensor(out), attrs
+    if keep_output:
+        return op, inputs, out, attrs
+    kept = _new_tensor(TapeTensor)  # (`TapeTensor(out)`, minus the call to __init__)
+    kept._id, kept._shape, kept._dtype = out._id, out._value.shape, out._value.dtype
+    return op, inputs, kept, attrs
 
 
 def apply(op, *inputs, **attrs):
@@ -283,7 +287,13 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
                 if bare and type(gx) is Tensor and gx._value.dtype == _dtype(x):
                     gx = gx._value  # (one of another dtype stays a tensor, for its errors)
                 prev = grads.get(x._id)
-                grads[x._id] = total = gx if prev is None else _add_up(prev, gx, bare)
+                if prev is None:
+                    total = gx
+                elif type(prev) is type(gx) and type(gx) in _SCALARS:  # (a bare sweep's, quickly)
+                    total = prev + gx
+                else:
+                    total = _add_up(prev, gx, bare)
+                grads[x._id] = total
                 if sent is not None:
                     sent.append((x, gx, total))
         if sent is not None:
@@ -293,7 +303,12 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
             g = grads.get(rid)
             if g is not None and vid in keep:
                 prev = grads.get(vid)
-                grads[vid] = g if prev is None else _add_up(prev, g, bare)
+                if prev is None:
+                    grads[vid] = g
+                elif type(prev) is type(g) and type(g) in _SCALARS:  # (a bare sweep's, quickly)
+                    grads[vid] = prev + g
+                else:
+                    grads[vid] = _add_up(prev, g, bare)
     if bare:  # (the gradients asked for, as tensors: one per tensor, as a sweep of tensors)
         for k in keep:
             g = grads.get(k)
@@ -303,6 +318,7 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
 
 
 _NUMPY = (np.ndarray, np.generic)
+_SCALARS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, np.number))
 
 
 def _add_up(prev, gx, bare):
