@@ -783,8 +783,8 @@ def stop_gradient(input, name=None):  # noqa: A002
 
 
 def cast(x, dtype, name=None):
-    x = read(x)
-    npd = _dt.as_dtype(dtype)._np
+    x = x if type(x) is Tensor else read(x)
+    npd = dtype._np if type(dtype) is _dt.DType else _dt.as_dtype(dtype)._np
     have = x._value.dtype
     if have == npd:
         return x

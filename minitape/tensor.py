@@ -343,7 +343,9 @@ class Variable(_TensorLike):
         if how == "assign" and type(new) is np.ndarray:
             new = new.copy()  # our own copy (a sum or difference already is one; scalars
             # are immutable)
-        self._snap = _snapshot(new, self._id)
+        snap = _new_tensor(Tensor)  # (`_snapshot(new, self._id)`, minus a call)
+        snap._value, snap._id = new, self._id
+        self._snap = snap
         return self if read_value else None
 
     def _value_of(self, value):
@@ -351,6 +353,13 @@ class Variable(_TensorLike):
         dtype = self._snap._value.dtype
         if dtype.kind == "f" and (type(value) is float or type(value) is int):
             return dtype.type(value)  # (a Python number, quickly)
+        if (
+            dtype.kind == "i"
+            and dtype.itemsize >= 4
+            and type(value) is int
+            and -_I31 <= value < _I31
+        ):
+            return dtype.type(value)  # (a small Python int into int32 or int64, quickly)
         return convert_to_tensor(value, dtype=_dt.from_numpy(dtype))._value
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
@@ -397,6 +406,7 @@ def is_tensor(x):
 # * Python data asked for a dtype: ints wrap into integer dtypes (-1 -> 255 for uint8), but a
 #   float is never truncated into an integer and nothing but a bool becomes a bool.
 _INT32, _INT64 = np.iinfo(np.int32), np.iinfo(np.int64)
+_I31 = 2**31
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 

@@ -89,13 +89,13 @@ class Optimizer:
     def build(self, var_list):
         """Make this optimizer the one of `var_list`: as in Keras 3, it then refuses to update
         any other variable (the first `apply_gradients` builds it on the variables it gets)."""
-        self._built_with = {v.ref() for v in var_list}
+        self._built_with = {v._id for v in var_list}  # (a variable's id is its own for good)
 
     def _check_known(self, variables):
         if self._built_with is None:
             self.build(variables)
         for v in variables:
-            if v.ref() not in self._built_with:
+            if v._id not in self._built_with:
                 raise ValueError(
                     f"Unknown variable: {v}. This optimizer can only be called for the "
                     "variables it was originally built with. When working with a new set of "
