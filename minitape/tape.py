@@ -421,7 +421,7 @@ class GradientTape:
     # -- what is watched -----------------------------------------------------------------
     def watch(self, tensor):
         """Watch a tensor or variable, or every one of them in a nest (list/tuple/dict)."""
-        for t in nest.flatten(tensor):
+        for t in [tensor] if isinstance(tensor, (Tensor, Variable)) else nest.flatten(tensor):
             if not isinstance(t, (Tensor, Variable)):
                 raise ValueError(
                     f"Passed in object {t!r} of type {type(t).__name__!r}, not "
@@ -516,10 +516,12 @@ class GradientTape:
         targets do not depend on gets None, or zeros with `unconnected_gradients='zero'`.
         """
         self._start_gradient()
-        if unconnected_gradients is UnconnectedGradients.NONE and plain_gradient_call(
+        plain = unconnected_gradients is UnconnectedGradients.NONE and plain_gradient_call(
             target, sources, output_gradients
-        ):  # (one tensor, a flat list of tensors and variables: nothing to flatten or check)
-            targets, flat_sources, seeds = [target], sources, [_ones_like(target)]
+        )
+        if plain:  # (one tensor; a tensor, a variable or a flat list of them: nothing to check)
+            targets, seeds = [target], [_ones_like(target)]
+            flat_sources = sources if type(sources) is list else [sources]
             unconnected = UnconnectedGradients.NONE
         else:
             if target is None:
@@ -548,8 +550,8 @@ class GradientTape:
         results = [grads.get(s._id) for s in flat_sources]
         if unconnected is UnconnectedGradients.ZERO:
             results = [_zeros_for(s) if g is None else g for s, g in zip(flat_sources, results)]
-        if flat_sources is sources:
-            return results
+        if plain:
+            return results if type(sources) is list else results[0]
         return nest.pack_sequence_as(sources, results)
 
     def _grads(self, targets, seeds, sources):
@@ -681,7 +683,11 @@ def _unit_seeds(target):
 def _ones_like(target):
     """The starting gradient of a target: d target / d target = 1, element by element."""
     v = target._value
-    return Tensor(np.ones(v.shape, v.dtype) if v.shape else v.dtype.type(1))
+    if not v.shape:
+        return Tensor(v.dtype.type(1))
+    ones = np.empty(v.shape, v.dtype)
+    ones.fill(1)  # (np.ones, minus its Python code)
+    return Tensor(ones)
 
 
 def _seed(target, g):

@@ -92,10 +92,12 @@ def gradient_args(targets, sources):
 
 def plain_gradient_call(target, sources, output_gradients):
     """Whether `gradient()` was called the common way, which needs no flattening and no
-    checks: one tensor as the target, a flat list of tensors and variables as the sources,
-    no output gradients."""
-    if type(target) is not Tensor or type(sources) is not list or output_gradients is not None:
+    checks: one tensor as the target; one tensor or variable, or a flat list of them, as the
+    sources; no output gradients."""
+    if type(target) is not Tensor or output_gradients is not None:
         return False
+    if type(sources) is not list:
+        return isinstance(sources, (Tensor, Variable))
     for s in sources:
         if not isinstance(s, (Tensor, Variable)):
             return False
