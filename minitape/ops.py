@@ -890,15 +890,17 @@ def is_finite(x, name=None):
 # --- matrices and shapes ------------------------------------------------------------------
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
-    # The fast path: two matrices (tensors or variables) of one dtype, not transposed; the
-    # rest is converted and checked below.
-    if transpose_a is False and transpose_b is False:
+    # The fast path: two matrices (tensors or variables) of one dtype, bools for the flags;
+    # the rest is converted and checked below.
+    if type(transpose_a) is bool and type(transpose_b) is bool:
         av = a._value if type(a) is Tensor else a._snap._value if isinstance(a, Variable) else None
         bv = b._value if type(b) is Tensor else b._snap._value if isinstance(b, Variable) else None
         if av is not None and bv is not None and av.dtype is bv.dtype:
             if av.ndim >= 2 and bv.ndim >= 2:
                 a = a if type(a) is Tensor else a._read()
                 b = b if type(b) is Tensor else b._read()
+                if transpose_a or transpose_b:
+                    return apply(MatMul, a, b, transpose_a=transpose_a, transpose_b=transpose_b)
                 return apply(MatMul, a, b)
     a = read(a)
     b = operand(b, a, "MatMul", hint=True)

@@ -176,9 +176,9 @@ def _entry(op, inputs, out, attrs):
     """One entry of a recording, keeping only the tensors the op's gradient rules read."""
     keep_inputs, keep_output = op.keeps
     if keep_inputs is False:  # (an op with any number of inputs, whose rule reads none)
-        inputs = tuple(TapeTensor(x) for x in inputs)
+        inputs = tuple([TapeTensor(x) for x in inputs])
     elif keep_inputs is not True:
-        inputs = tuple(x if k else TapeTensor(x) for x, k in zip(inputs, keep_inputs))
+        inputs = tuple([x if k else TapeTensor(x) for x, k in zip(inputs, keep_inputs)])
     if keep_output:
         return op, inputs, out, attrs
     kept = _new_tensor(TapeTensor)  # (`TapeTensor(out)`, minus the call to __init__)
@@ -190,8 +190,9 @@ def apply(op, *inputs, **attrs):
     """Run `op` on tensors `inputs`; record it on every active tape that watches an input."""
     n = len(inputs)
     try:
-        if n == 2 and not attrs:  # (the common cases spelled out: faster than a list and a dict)
-            value = op.forward(inputs[0]._value, inputs[1]._value)
+        if n == 2:  # (the common cases spelled out: faster than a list and a dict)
+            a, b = inputs[0]._value, inputs[1]._value
+            value = op.forward(a, b, **attrs) if attrs else op.forward(a, b)
         elif n == 1:
             value = op.forward(inputs[0]._value, **attrs) if attrs else op.forward(inputs[0]._value)
         else:
