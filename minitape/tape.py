@@ -204,9 +204,10 @@ def apply(op, *inputs, **attrs):
     out = _new_tensor(Tensor)  # (`Tensor(value)`, minus the call to __init__)
     out._value, out._id = value, next_id()
     tapes = STATE.tapes
-    # Only floating outputs can carry a gradient; an op with no gradient rule at all
-    # (StopGradient) is never recorded, so its output is watched by no tape.
-    if tapes and value.dtype.kind == "f" and op.vjps is not None:
+    # Only floating outputs can carry a gradient (a numpy float scalar's type says so, faster
+    # than its dtype); an op with no gradient rule at all (StopGradient) is never recorded,
+    # so its output is watched by no tape.
+    if tapes and (type(value) in _FLOAT_SCALARS or value.dtype.kind == "f") and op.vjps is not None:
         entry = None
         for tape in tapes:
             watched = tape._watched
@@ -224,6 +225,7 @@ def apply(op, *inputs, **attrs):
 
 
 _new_tensor = object.__new__
+_FLOAT_SCALARS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, np.floating))
 
 
 _ID = operator.attrgetter("_id")

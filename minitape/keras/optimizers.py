@@ -221,7 +221,8 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = momentum, nesterov
 
     def _update(self, g, var, lr):
-        lr = cast(lr, var.dtype)
+        if lr._value.dtype != var._snap._value.dtype:  # (most often it has it already)
+            lr = cast(lr, var.dtype)
         if self.momentum == 0:
             var.assign_sub(g * lr)
             return
