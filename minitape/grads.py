@@ -37,7 +37,7 @@ from .ops import (
     where,
     zeros_like,
 )
-from .tape import apply
+from .tape import TWINS, apply
 from .tensor import Tensor
 
 
@@ -446,5 +446,6 @@ BARE = {
 }
 # fmt: on
 
-for _op, _rules in BARE.items():
-    _op.bare = _rules
+for _op, _twins in BARE.items():
+    TWINS[_op, _op.vjps] = _twins  # (the op's own rules, set again later, find them here)
+    _op.bare = _twins

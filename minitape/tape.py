@@ -12,6 +12,8 @@ This file is the heart of minitape. Read it top to bottom:
    plus a set of watched ids ("these tensors lead back to something we watch").
 3. `_backward`: walks the entries in reverse, asks each op's VJP rule (the table in
    `grads.py`) for its inputs' gradients, and *adds* them into a dict keyed by tensor id.
+   (When nothing would record the walk, it runs on numpy values, with numpy twins of the
+   common rules: the same arithmetic, minus tensors no one needs. See `_backward`.)
 
 Because every VJP rule is written with minitape's own ops, the backward pass is itself made of
 recordable ops: if an outer tape watches the same tensors, it records the gradient
@@ -86,8 +88,9 @@ class Op:
     `vjps` is a tuple with one rule per input, `rule(g, ans, *inputs, **attrs)` giving the
     gradient for that input from the output's gradient `g` (None: not differentiable there),
     or for ops with any number of inputs a single function `rule(g, ans, inputs, **attrs)`
-    returning all of them. `bare`, if set (after `vjps`: new rules drop it), holds numpy
-    twins of the rules, for a backward sweep that nothing records (see `_backward`).
+    returning all of them. `bare` holds numpy twins of the rules, if grads.py wrote them
+    (`TWINS`), for a backward sweep that nothing records (see `_backward`); other rules set
+    on the op have none.
     """
 
     __slots__ = ("name", "forward", "vjps", "keeps", "check", "jvp", "bare")
@@ -103,10 +106,15 @@ class Op:
         object.__setattr__(self, name, value)
         if name == "vjps":  # (which tensors a recording of this op keeps follows from its rules)
             object.__setattr__(self, "keeps", _keeps(value))
-            object.__setattr__(self, "bare", None)  # (twins of the old rules are no more)
+            object.__setattr__(
+                self, "bare", TWINS.get((self, value)) if type(value) is tuple else None
+            )
 
     def __repr__(self):
         return f"<Op {self.name}>"
+
+
+TWINS = {}  # (op, its rules) -> numpy twins of those rules (filled by grads.py)
 
 
 def _reads(rule):
@@ -226,8 +234,6 @@ def apply(op, *inputs, **attrs):
 
 _new_tensor = object.__new__
 _FLOAT_SCALARS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, np.floating))
-
-
 _ID = operator.attrgetter("_id")
 
 

@@ -391,3 +391,20 @@ def test_the_numpy_twins_of_the_rules_match_them_bit_for_bit(name, k, f, inputs,
             got = twin(g, ans, *recorded, **attrs)
             assert type(got) is type(want) and got.dtype == want.dtype
             assert got.shape == want.shape and got.tobytes() == want.tobytes()
+
+
+def test_other_rules_have_no_twins_and_the_own_rules_get_theirs_back():
+    rules = ops.Mul.vjps
+    try:
+        ops.Mul.vjps = (lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x)
+        assert ops.Mul.bare is None  # (a bare sweep then uses the new rules, on tensors)
+        x = tf.constant([1.0, 2.0])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [2.0, 4.0])
+    finally:
+        ops.Mul.vjps = rules
+    from minitape.grads import BARE
+
+    assert ops.Mul.bare is BARE[ops.Mul]
