@@ -151,8 +151,12 @@ class Optimizer:
                     f"tf.Variable; pair {i} has {_short(var)}.{hint}"
                 )
         self._check_known([var for _, var in items])
-        pairs = [(self._check_grad(g, var), var) for g, var in items if g is not None]
-        missing = [var for g, var in items if g is None]
+        pairs, missing = [], []
+        for g, var in items:
+            if g is None:
+                missing.append(var)
+            else:
+                pairs.append((self._check_grad(g, var), var))
         if not pairs:
             raise ValueError(
                 f"No gradients provided for any variable: {[v.name for _, v in items]}."
