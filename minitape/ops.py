@@ -336,6 +336,7 @@ def _fast_binary(op, kinds, checked, fn_name, doc):
     the op takes. Anything else takes `checked`, which converts and checks, and raises
     every error."""
     scalars = _scalar_types(kinds)
+    floats = "f" in kinds
 
     def binary(x, y, name=None):
         # (a variable's value is looked at without reading it: it is read only if the fast
@@ -346,6 +347,17 @@ def _fast_binary(op, kinds, checked, fn_name, doc):
             xv, yv = x._value, y._snap._value
         elif type(y) is Tensor and isinstance(x, Variable):
             xv, yv = x._snap._value, y._value
+        elif floats and (type(y) is float or type(y) is int):  # (`x * 2.0`, `x ** 3`)
+            if type(x) is Tensor:
+                dtype = x._value.dtype
+            elif isinstance(x, Variable):
+                dtype = x._snap._value.dtype
+            else:
+                return checked(x, y)
+            if dtype.kind != "f":
+                return checked(x, y)
+            x = x if type(x) is Tensor else x._read()
+            return apply(op, x, Tensor(dtype.type(y)))  # (the number in x's dtype, as `operand`)
         else:
             return checked(x, y)
         kind = type(xv)
