@@ -14,6 +14,7 @@ import minitape as tf
 BUDGETS = {  # Python function calls, the op's numpy forward included where it is one
     "recorded binary op (tensor * tensor)": 3,
     "recorded binary op (tensor * variable)": 4,
+    "recorded binary op (tensor * 2.0)": 4,
     "recorded matmul (tensor @ variable)": 5,
     "variable read (v.value())": 2,
     "backward step, nothing records (Mul)": 4,
@@ -72,6 +73,7 @@ def measure():
         v.value(), mv.value()  # (first reads: the tape starts watching them)
         got["recorded binary op (tensor * tensor)"] = calls(lambda: x * w)
         got["recorded binary op (tensor * variable)"] = calls(lambda: x * v)
+        got["recorded binary op (tensor * 2.0)"] = calls(lambda: x * 2.0)
         got["recorded matmul (tensor @ variable)"] = calls(lambda: tf.matmul(m, mv))
         got["variable read (v.value())"] = calls(lambda: v.value())
     got["backward step, nothing records (Mul)"] = _chain(11) - _chain(10)
