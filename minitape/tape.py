@@ -211,7 +211,7 @@ def apply(op, *inputs, **attrs):
         raise InvalidArgumentError(None, op.name, f"{e} [Op:{op.name}]") from None
     out = _new_tensor(Tensor)  # (`Tensor(value)`, minus the call to __init__)
     out._value, out._id = value, next_id()
-    tapes = STATE.tapes
+    tapes, tracer = STATE.now
     # Only floating outputs can carry a gradient (a numpy float scalar's type says so, faster
     # than its dtype); an op with no gradient rule at all (StopGradient) is never recorded,
     # so its output is watched by no tape.
@@ -226,7 +226,6 @@ def apply(op, *inputs, **attrs):
                     tape._entries.append(entry)
                     watched.add(out._id)
                     break
-    tracer = STATE.tracer
     if tracer is not None:
         tracer.record(op, inputs, out, attrs)
     return out

@@ -267,13 +267,13 @@ class Variable(_TensorLike):
         read = _new_tensor(Tensor)  # (`Tensor(value)`, minus the call to __init__)
         read._value, read._id = self._snap._value, next_id()
         vid = self._id
-        for tape in STATE.tapes:
+        tapes, tracer = STATE.now
+        for tape in tapes:
             if vid not in tape._variables:  # a first read: the tape may start watching us
                 tape._variable_read(self, read)
             elif vid in tape._watched:  # watched: this read leads back to us
                 tape._watched.add(read._id)
                 tape._reads[read._id] = vid
-        tracer = STATE.tracer
         if tracer is not None:
             tracer.variable_read(self, read)
         return read
