@@ -435,7 +435,8 @@ class GradientTape:
                     f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                     "tf.Tensor or tf.Variable or ExtensionType."
                 )
-            if t._read_value().dtype.kind not in "fc":
+            value = t._snap._value if isinstance(t, Variable) else t._value
+            if value.dtype.kind not in "fc":
                 _log_first_n(
                     "watch-dtype",
                     5,
@@ -554,7 +555,8 @@ class GradientTape:
         try:
             grads = self._grads(targets, seeds, flat_sources)
         finally:
-            self._finish()
+            if not self._persistent:
+                self._release()
         results = [grads.get(s._id) for s in flat_sources]
         if unconnected is UnconnectedGradients.ZERO:
             results = [_zeros_for(s) if g is None else g for s, g in zip(flat_sources, results)]

@@ -20,7 +20,7 @@ BUDGETS = {  # Python function calls, the op's numpy forward included where it i
     "backward step, nothing records (Mul)": 4,
     "backward step, recorded by an outer tape (Mul)": 14,
     "new tape (make, enter, leave)": 5,
-    "gradient() of one op": 13,
+    "gradient() of one op": 12,
 }
 
 
