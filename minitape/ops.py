@@ -1519,7 +1519,10 @@ def _rev(fn, op_name):
     return reflected
 
 
-def _mul_operator(x, y):
+def _mul_checked(x, y):
+    """`x * y`, the operator. As TF's, when either side is a bool tensor both are cast to
+    int32, multiplied, and the product is cast back to bool (`b * 2.5` is `b`, `b * 0.0` all
+    False), where `tf.multiply` itself refuses bools, and `2 * b` refuses to make 2 a bool."""
     try:
         return multiply(x, y)
     except (TypeError, InvalidArgumentError):
@@ -1530,15 +1533,7 @@ def _mul_operator(x, y):
     return cast(multiply(cast(x, _dt.int32), cast(y, _dt.int32)), _dt.bool)
 
 
-_mul_operator = _fast_binary(
-    Mul,
-    _NUMBERS,
-    _mul_operator,
-    "_mul_operator",
-    """`x * y`, the operator. As TF's, when either side is a bool tensor both are cast to
-    int32, multiplied, and the product is cast back to bool (`b * 2.5` is `b`, `b * 0.0` all
-    False), where `tf.multiply` itself refuses bools, and `2 * b` refuses to make 2 a bool.""",
-)
+_mul_operator = _fast_binary(Mul, _NUMBERS, _mul_checked, "_mul_operator", _mul_checked.__doc__)
 
 
 for _name, _fn in {
