@@ -101,6 +101,27 @@ def _binop(name, forward):
     return Op(name, forward, _broadcast_check(name))
 
 
+# x ** 2, x ** 3, x ** 1, x ** -1 multiplied out: np.power calls libm's pow per element (many
+# times slower, and slower still for negative bases). x * x and 1 / x give np.power's bits;
+# x * x * x is within two ulps of it, as np.power is of TF's own pow (checked against TF 2.21).
+# x ** 0.5: numpy itself takes sqrt there, whose -0 and -inf differ from pow's (TF: 0 and inf).
+_POW_BY_HAND = {
+    2.0: lambda x: x * x,
+    3.0: lambda x: x * x * x,
+    1.0: lambda x: x,
+    -1.0: lambda x: 1 / x,
+    0.5: lambda x: np.where(x == -np.inf, np.inf, np.sqrt(x) + 0.0).astype(x.dtype)[()],
+}
+
+
+def _pow(x, y):
+    if y.ndim == 0 and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        by_hand = _POW_BY_HAND.get(float(y))
+        if by_hand is not None:
+            return by_hand(x)
+    return np.power(x, y)
+
+
 # --- the primitives -----------------------------------------------------------------------
 # (Python's operators, not np.add & co: the same ufuncs on arrays, but on numpy scalars they
 # take numpy's scalar fast path, which makes a chain of scalar ops ~10x cheaper.)
@@ -110,7 +131,7 @@ Sub = _binop("Sub", operator.sub)
 Mul = _binop("Mul", operator.mul)
 Div = _binop("RealDiv", operator.truediv)
 DivNoNan = _binop("DivNoNan", lambda x, y: _div_no_nan(x, y))
-Pow = _binop("Pow", lambda x, y: _pow(x, y))
+Pow = _binop("Pow", _pow)
 Maximum = _binop("Maximum", np.maximum)
 Minimum = _binop("Minimum", np.minimum)
 FloorDiv = _binop("FloorDiv", lambda x, y: _int_division(np.floor_divide, x, y))
@@ -228,27 +249,6 @@ def _filled(shape, x):
     out = np.empty(shape, dtype=x.dtype)
     out[...] = x
     return out
-
-
-# x ** 2, x ** 3, x ** 1, x ** -1 multiplied out: np.power calls libm's pow per element (many
-# times slower, and slower still for negative bases). x * x and 1 / x give np.power's bits;
-# x * x * x is within two ulps of it, as np.power is of TF's own pow (checked against TF 2.21).
-# x ** 0.5: numpy itself takes sqrt there, whose -0 and -inf differ from pow's (TF: 0 and inf).
-_POW_BY_HAND = {
-    2.0: lambda x: x * x,
-    3.0: lambda x: x * x * x,
-    1.0: lambda x: x,
-    -1.0: lambda x: 1 / x,
-    0.5: lambda x: np.where(x == -np.inf, np.inf, np.sqrt(x) + 0.0).astype(x.dtype)[()],
-}
-
-
-def _pow(x, y):
-    if y.ndim == 0 and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
-        by_hand = _POW_BY_HAND.get(float(y))
-        if by_hand is not None:
-            return by_hand(x)
-    return np.power(x, y)
 
 
 def _div_no_nan(x, y):
