@@ -394,15 +394,6 @@ class GradientTape:
         self._released_variables = {}  # the last recording's watched variables, by id
 
     # -- entering and leaving ------------------------------------------------------------
-    def __enter__(self):
-        self._push_tape()
-        return self
-
-    def __exit__(self, *exc):
-        if self._recording:
-            self._pop_tape()
-        return False
-
     def _push_tape(self):
         if self._recording:
             raise ValueError(
@@ -413,6 +404,14 @@ class GradientTape:
             self._entries, self._watched, self._variables, self._reads = [], set(), {}, {}
         STATE.tapes.append(self)
         self._recording = True
+        return self
+
+    __enter__ = _push_tape  # (entering is pushing the tape; `with ... as tape` gets it back)
+
+    def __exit__(self, *exc):
+        if self._recording:
+            self._pop_tape()
+        return False
 
     def _pop_tape(self):
         if not self._recording:

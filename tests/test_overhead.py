@@ -19,7 +19,7 @@ BUDGETS = {  # Python function calls, the op's numpy forward included where it i
     "variable read (v.value())": 2,
     "backward step, nothing records (Mul)": 4,
     "backward step, recorded by an outer tape (Mul)": 14,
-    "new tape (make, enter, leave)": 5,
+    "new tape (make, enter, leave)": 4,
     "gradient() of one op": 12,
 }
 
