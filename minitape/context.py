@@ -1,8 +1,9 @@
 """Per-thread recording state: which tapes are listening right now.
 
-Every op asks one question before doing any bookkeeping: "is any tape active in this
-thread?"  That question is one attribute read on `STATE`, so an op that no tape watches
-costs (almost) nothing extra. Each thread has its own stack, as in TensorFlow.
+Every op asks one question before doing any bookkeeping: "is any tape or trace listening in
+this thread?"  That question is one attribute read on `STATE` (`STATE.now`, the tapes and the
+tracer at once), so an op that no tape watches costs (almost) nothing extra. Each thread has
+its own stack, as in TensorFlow.
 """
 
 import itertools
@@ -13,6 +14,11 @@ class _State(threading.local):
     def __init__(self):
         self.tapes = []  # active GradientTapes, innermost last
         self.tracer = None  # a minitape.function graph being traced, if any
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if name != "now":  # `now`: (tapes, tracer), kept up to date for a single read per op
+            super().__setattr__("now", (self.tapes, getattr(self, "tracer", None)))
 
 
 STATE = _State()

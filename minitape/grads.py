@@ -37,7 +37,8 @@ from .ops import (
     where,
     zeros_like,
 )
-from .tape import apply
+from .tape import TWINS, apply
+from .tensor import Tensor
 
 
 def unbroadcast(g, x):
@@ -377,3 +378,107 @@ VJPS = {
 
 for _op, _rules in VJPS.items():
     _op.vjps = _rules
+
+
+# --- numpy twins of the rules, for a backward sweep that nothing records --------------------
+# When no tape, trace or accumulator listens, `GradientTape.gradient` sweeps with numpy values
+# (`_backward`'s `bare`): the common ops then use these twins of their rules above, which do
+# the same arithmetic with the same numpy functions (each op's own `forward`), minus the
+# tensors that no one would record. `g` is a numpy value; `ans` and the inputs are the
+# recorded tensors, as above. tests/test_grads.py checks every twin against its rule, bit for
+# bit, on random shapes and dtypes. An op without twins uses its rules, on tensors.
+def _unbroadcast_value(g, x):
+    """`unbroadcast` on a numpy value."""
+    shape = x._value.shape
+    if g.shape == shape:
+        return g
+    summed = o.Sum.forward(g, _broadcast_axes(g.shape, shape), False)
+    return summed if summed.shape == shape else o.Reshape.forward(summed, shape)
+
+
+def _like_reduced_value(g, x, axis, keepdims):
+    """`_like_reduced` on a numpy value."""
+    shape = x._value.shape
+    if not keepdims and axis is not None and g.ndim:
+        new = tuple(1 if i in axis else d for i, d in enumerate(shape))
+        g = g if new == g.shape else o.Reshape.forward(g, new)
+    return g if g.shape == shape else o.BroadcastTo.forward(g, shape)
+
+
+def _reshaped_value(g, x):
+    shape = x._value.shape
+    return g if g.shape == shape else o.Reshape.forward(g, shape)
+
+
+def _with_tensors(rule):
+    """A twin that is the rule itself, on a tensor (for a rule not worth writing twice)."""
+    return lambda g, *args, **attrs: rule(Tensor(g), *args, **attrs)._value
+
+
+def _matmul_value_a(g, ans, a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        return _unbroadcast_value(o.MatMul.forward(b._value, g, transpose_b, True), a)
+    return _unbroadcast_value(o.MatMul.forward(g, b._value, False, not transpose_b), a)
+
+
+def _matmul_value_b(g, ans, a, b, transpose_a=False, transpose_b=False):
+    if transpose_b:
+        return _unbroadcast_value(o.MatMul.forward(g, a._value, True, transpose_a), b)
+    return _unbroadcast_value(o.MatMul.forward(a._value, g, not transpose_a, False), b)
+
+
+# fmt: off
+BARE = {
+    o.Add: (
+        lambda g, ans, x, y: _unbroadcast_value(g, x),
+        lambda g, ans, x, y: _unbroadcast_value(g, y),
+    ),
+    o.Sub: (
+        lambda g, ans, x, y: _unbroadcast_value(g, x),
+        lambda g, ans, x, y: _unbroadcast_value(-g, y),
+    ),
+    o.Mul: (
+        lambda g, ans, x, y: _unbroadcast_value(g * y._value, x),
+        lambda g, ans, x, y: _unbroadcast_value(g * x._value, y),
+    ),
+    o.Div: (
+        lambda g, ans, x, y: _unbroadcast_value(g / y._value, x),
+        lambda g, ans, x, y: _unbroadcast_value(-g * x._value / (y._value * y._value), y),
+    ),
+    o.Pow: (
+        lambda g, ans, x, y: _unbroadcast_value(
+            g * y._value * o.Pow.forward(x._value, y._value - 1), x
+        ),
+        _with_tensors(VJPS[o.Pow][1]),
+    ),
+    o.Neg: (lambda g, ans, x: -g,),
+    o.Square: (lambda g, ans, x: g * 2 * x._value,),
+    o.Sqrt: (lambda g, ans, x: o.SqrtGrad.forward(ans._value, g),),
+    o.Exp: (lambda g, ans, x: g * ans._value,),
+    o.Log: (lambda g, ans, x: g / x._value,),
+    o.Tanh: (lambda g, ans, x: o.TanhGrad.forward(ans._value, g),),
+    o.TanhGrad: (
+        lambda g, ans, y, dy: g * -2.0 * dy._value * y._value,
+        lambda g, ans, y, dy: o.TanhGrad.forward(y._value, g),
+    ),
+    o.Sigmoid: (lambda g, ans, x: o.SigmoidGrad.forward(ans._value, g),),
+    o.Relu: (lambda g, ans, x: o.ReluGrad.forward(g, ans._value),),
+    o.Identity: (lambda g, ans, x: g,),
+    o.MatMul: (_matmul_value_a, _matmul_value_b),
+    o.Transpose: (lambda g, ans, x, perm: g.transpose(_inverse(perm)),),
+    o.Reshape: (lambda g, ans, x, shape: _reshaped_value(g, x),),
+    o.ExpandDims: (lambda g, ans, x, shape: _reshaped_value(g, x),),
+    o.Squeeze: (lambda g, ans, x, shape: _reshaped_value(g, x),),
+    o.BroadcastTo: (lambda g, ans, x, shape: _unbroadcast_value(g, x),),
+    o.Sum: (lambda g, ans, x, axis, keepdims: _like_reduced_value(g, x, axis, keepdims),),
+    o.Mean: (
+        lambda g, ans, x, axis, keepdims: _like_reduced_value(
+            g / g.dtype.type(o._mean_factor(x._value, ans._value)), x, axis, keepdims
+        ),
+    ),
+}
+# fmt: on
+
+for _op, _twins in BARE.items():
+    TWINS[_op, _op.vjps] = _twins  # (the op's own rules, set again later, find them here)
+    _op.bare = _twins

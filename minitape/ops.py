@@ -102,6 +102,27 @@ def _binop(name, forward):
     return Op(name, forward, _broadcast_check(name))
 
 
+# x ** 2, x ** 3, x ** 1, x ** -1 multiplied out: np.power calls libm's pow per element (many
+# times slower, and slower still for negative bases). x * x and 1 / x give np.power's bits;
+# x * x * x is within two ulps of it, as np.power is of TF's own pow (checked against TF 2.21).
+# x ** 0.5: numpy itself takes sqrt there, whose -0 and -inf differ from pow's (TF: 0 and inf).
+_POW_BY_HAND = {
+    2.0: lambda x: x * x,
+    3.0: lambda x: x * x * x,
+    1.0: lambda x: x,
+    -1.0: lambda x: 1 / x,
+    0.5: lambda x: np.where(x == -np.inf, np.inf, np.sqrt(x) + 0.0).astype(x.dtype)[()],
+}
+
+
+def _pow(x, y):
+    if y.ndim == 0 and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        by_hand = _POW_BY_HAND.get(float(y))
+        if by_hand is not None:
+            return by_hand(x)
+    return np.power(x, y)
+
+
 # --- the primitives -----------------------------------------------------------------------
 # (Python's operators, not np.add & co: the same ufuncs on arrays, but on numpy scalars they
 # take numpy's scalar fast path, which makes a chain of scalar ops ~10x cheaper.)
@@ -111,7 +132,7 @@ Sub = _binop("Sub", operator.sub)
 Mul = _binop("Mul", operator.mul)
 Div = _binop("RealDiv", operator.truediv)
 DivNoNan = _binop("DivNoNan", lambda x, y: _div_no_nan(x, y))
-Pow = _binop("Pow", lambda x, y: _pow(x, y))
+Pow = _binop("Pow", _pow)
 Maximum = _binop("Maximum", np.maximum)
 Minimum = _binop("Minimum", np.minimum)
 FloorDiv = _binop("FloorDiv", lambda x, y: _int_division(np.floor_divide, x, y))
@@ -258,27 +279,6 @@ def _filled(shape, x):
     return out
 
 
-# x ** 2, x ** 3, x ** 1, x ** -1 multiplied out: np.power calls libm's pow per element (many
-# times slower, and slower still for negative bases). x * x and 1 / x give np.power's bits;
-# x * x * x is within two ulps of it, as np.power is of TF's own pow (checked against TF 2.21).
-# x ** 0.5: numpy itself takes sqrt there, whose -0 and -inf differ from pow's (TF: 0 and inf).
-_POW_BY_HAND = {
-    2.0: lambda x: x * x,
-    3.0: lambda x: x * x * x,
-    1.0: lambda x: x,
-    -1.0: lambda x: 1 / x,
-    0.5: lambda x: np.where(x == -np.inf, np.inf, np.sqrt(x) + 0.0).astype(x.dtype)[()],
-}
-
-
-def _pow(x, y):
-    if y.ndim == 0 and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
-        by_hand = _POW_BY_HAND.get(float(y))
-        if by_hand is not None:
-            return by_hand(x)
-    return np.power(x, y)
-
-
 def _div_no_nan(x, y):
     """x / y, with 0 wherever y is 0 (where the quotient would be inf or nan)."""
     q = x / y
@@ -351,12 +351,63 @@ def _refuse(op_name, x, kinds):
     )
 
 
+def _scalar_types(kinds):
+    """The numpy scalar types of the dtypes of `kinds` (np.float32, ...): a tensor holding
+    one of them has that dtype, which its type alone tells (reading `.dtype.kind` of a numpy
+    scalar costs more than the op)."""
+    return frozenset(t for t in set(np.sctypeDict.values()) if np.dtype(t).kind in kinds)
+
+
+def _fast_binary(op, kinds, checked, fn_name, doc):
+    """The public function of a binary op: `checked(x, y)`, behind a fast path for the
+    common case, a tensor and a tensor or variable holding numpy values of one dtype that
+    the op takes. Anything else takes `checked`, which converts and checks, and raises
+    every error."""
+    scalars = _scalar_types(kinds)
+    floats = "f" in kinds
+
+    def binary(x, y, name=None):
+        # (a variable's value is looked at without reading it: it is read only if the fast
+        # path is taken, so that `checked` reads it as before otherwise)
+        if type(x) is Tensor and type(y) is Tensor:
+            xv, yv = x._value, y._value
+        elif type(x) is Tensor and isinstance(y, Variable):
+            xv, yv = x._value, y._snap._value
+        elif type(y) is Tensor and isinstance(x, Variable):
+            xv, yv = x._snap._value, y._value
+        elif floats and (type(y) is float or type(y) is int):  # (`x * 2.0`, `x ** 3`)
+            if type(x) is Tensor:
+                dtype = x._value.dtype
+            elif isinstance(x, Variable):
+                dtype = x._snap._value.dtype
+            else:
+                return checked(x, y)
+            if dtype.kind != "f":
+                return checked(x, y)
+            x = x if type(x) is Tensor else x._read()
+            return apply(op, x, Tensor(dtype.type(y)))  # (the number in x's dtype, as `operand`)
+        else:
+            return checked(x, y)
+        kind = type(xv)
+        if (kind is type(yv) and kind in scalars) or (
+            xv.dtype is yv.dtype and xv.dtype.kind in kinds
+        ):
+            x = x if type(x) is Tensor else x._read()
+            y = y if type(y) is Tensor else y._read()
+            return apply(op, x, y)
+        return checked(x, y)
+
+    binary.__name__ = binary.__qualname__ = fn_name
+    binary.__doc__ = doc
+    return binary
+
+
 def _binary(op, fn_name, doc, kinds=_NUMBERS):
     """The public function of a binary op (`multiply`, `maximum`, ...): it makes both operands
     tensors of one dtype (Python data takes the tensor's dtype), checks that the op takes that
     dtype (`kinds`), then calls `apply`."""
 
-    def binary(x, y, name=None):
+    def checked(x, y):
         if type(x) is Tensor:
             if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
                 y = operand(y, x, op.name)
@@ -379,9 +430,7 @@ def _binary(op, fn_name, doc, kinds=_NUMBERS):
             _refuse(op.name, x, kinds)
         return apply(op, x, y)
 
-    binary.__name__ = binary.__qualname__ = fn_name
-    binary.__doc__ = doc
-    return binary
+    return _fast_binary(op, kinds, checked, fn_name, doc)
 
 
 def _input(x, kinds):
@@ -396,9 +445,16 @@ def _input(x, kinds):
 
 def _unary(op, x, kinds=_NUMBERS):
     x = x if type(x) is Tensor else _input(x, kinds)
-    if x._value.dtype.kind not in kinds:
+    v = x._value
+    if type(v) not in _SCALAR_TYPES.get(kinds, ()) and v.dtype.kind not in kinds:  # (faster)
         _refuse(op.name, x, kinds)
     return apply(op, x)
+
+
+_SCALAR_TYPES = {
+    kinds: _scalar_types(kinds)
+    for kinds in (_NUMBERS, _FLOATS, _BOOLS, _SIGNED, _REALS, _REAL_FLOATS)
+}
 
 
 def _int_values(value, what, error, attr=None, by_op=True):
@@ -563,12 +619,7 @@ def _new_shape(shape, op_name, by_fill=False):
 
 
 # --- arithmetic ---------------------------------------------------------------------------
-def add(x, y, name=None):
-    """x + y, element-wise (shapes broadcast; strings are concatenated).
-
-    As TF's `+`: the first tensor's dtype is only a *hint* for Python data on the other side,
-    so `int_tensor + 1.5` converts 1.5 to float32 and then fails in AddV2 (where `*`, `-`, ...
-    fail to convert), and `tf.add(1.5, float64_tensor)` converts 1.5 on its own."""
+def _add(x, y):
     if type(x) is not Tensor:
         x = read(x)
     kind = x._value.dtype.kind
@@ -581,14 +632,23 @@ def add(x, y, name=None):
     return apply(Add, x, y)
 
 
+add = _fast_binary(
+    Add,
+    _NUMBERS,
+    _add,
+    "add",
+    """x + y, element-wise (shapes broadcast; strings are concatenated).
+
+    As TF's `+`: the first tensor's dtype is only a *hint* for Python data on the other side,
+    so `int_tensor + 1.5` converts 1.5 to float32 and then fails in AddV2 (where `*`, `-`, ...
+    fail to convert), and `tf.add(1.5, float64_tensor)` converts 1.5 on its own.""",
+)
 subtract = _binary(Sub, "subtract", "x - y, element-wise (shapes broadcast).")
 multiply = _binary(Mul, "multiply", "x * y, element-wise (shapes broadcast).")
 _real_div = _binary(Div, "divide", None)
 
 
-def divide(x, y, name=None):
-    """True division. As TF's `/`: integer tensors are first cast to a float (float32 for 8
-    and 16 bits, float64 for 32 and 64), and both sides must have the same dtype."""
+def _divide(x, y):
     if type(x) is Tensor and x._value.dtype.kind == "f":  # (the common case)
         if type(y) is not Tensor or y._value.dtype is not x._value.dtype:
             y = operand(y, x, "RealDiv")
@@ -602,6 +662,16 @@ def divide(x, y, name=None):
     if x._value.dtype.kind in "iu":
         x, y = _int_true_div_operands(x, y)
     return _real_div(x, y)
+
+
+divide = _fast_binary(
+    Div,
+    _REAL_FLOATS,
+    _divide,
+    "divide",
+    """True division. As TF's `/`: integer tensors are first cast to a float (float32 for 8
+    and 16 bits, float64 for 32 and 64), and both sides must have the same dtype.""",
+)
 
 
 def _int_true_div_operands(x, y):
@@ -757,8 +827,8 @@ def stop_gradient(input, name=None):  # noqa: A002
 
 
 def cast(x, dtype, name=None):
-    x = read(x)
-    npd = _dt.as_dtype(dtype)._np
+    x = x if type(x) is Tensor else read(x)
+    npd = dtype._np if type(dtype) is _dt.DType else _dt.as_dtype(dtype)._np
     have = x._value.dtype
     if have == npd:
         return x
@@ -864,11 +934,24 @@ def is_finite(x, name=None):
 # --- matrices and shapes ------------------------------------------------------------------
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
+    # The fast path: two matrices (tensors or variables) of one dtype, bools for the flags;
+    # the rest is converted and checked below.
+    if type(transpose_a) is bool and type(transpose_b) is bool:
+        av = a._value if type(a) is Tensor else a._snap._value if isinstance(a, Variable) else None
+        bv = b._value if type(b) is Tensor else b._snap._value if isinstance(b, Variable) else None
+        if av is not None and bv is not None and av.dtype is bv.dtype:
+            if av.ndim >= 2 and bv.ndim >= 2:
+                a = a if type(a) is Tensor else a._read()
+                b = b if type(b) is Tensor else b._read()
+                if transpose_a or transpose_b:
+                    return apply(MatMul, a, b, transpose_a=transpose_a, transpose_b=transpose_b)
+                return apply(MatMul, a, b)
     a = read(a)
     b = operand(b, a, "MatMul", hint=True)
-    for what, flag in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"Expected bool for argument '{what}' not {flag!r}.")
+    if type(transpose_a) is not bool or type(transpose_b) is not bool:
+        for what, flag in (("transpose_a", transpose_a), ("transpose_b", transpose_b)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(f"Expected bool for argument '{what}' not {flag!r}.")
     if a._value.ndim < 2 or b._value.ndim < 2:
         i = 0 if a._value.ndim < 2 else 1
         raise invalid("MatMul", f"In[{i}] ndims must be >= 2")
@@ -1540,7 +1623,7 @@ def _rev(fn, op_name):
     return reflected
 
 
-def _mul_operator(x, y):
+def _mul_checked(x, y):
     """`x * y`, the operator. As TF's, when either side is a bool tensor both are cast to
     int32, multiplied, and the product is cast back to bool (`b * 2.5` is `b`, `b * 0.0` all
     False), where `tf.multiply` itself refuses bools, and `2 * b` refuses to make 2 a bool."""
@@ -1552,6 +1635,9 @@ def _mul_operator(x, y):
         ):
             raise
     return cast(multiply(cast(x, _dt.int32), cast(y, _dt.int32)), _dt.bool)
+
+
+_mul_operator = _fast_binary(Mul, _NUMBERS, _mul_checked, "_mul_operator", _mul_checked.__doc__)
 
 
 for _name, _fn in {

@@ -12,6 +12,8 @@ This file is the heart of minitape. Read it top to bottom:
    plus a set of watched ids ("these tensors lead back to something we watch").
 3. `_backward`: walks the entries in reverse, asks each op's VJP rule (the table in
    `grads.py`) for its inputs' gradients, and *adds* them into a dict keyed by tensor id.
+   (When nothing would record the walk, it runs on numpy values, with numpy twins of the
+   common rules: the same arithmetic, minus tensors no one needs. See `_backward`.)
 
 Because every VJP rule is written with minitape's own ops, the backward pass is itself made of
 recordable ops: if an outer tape watches the same tensors, it records the gradient
@@ -23,6 +25,7 @@ import enum
 import inspect
 import logging
 import math
+import operator
 import os
 import sys
 
@@ -30,6 +33,7 @@ import numpy as np
 
 from . import nest
 from .context import STATE, next_id
+from .dtypes import from_numpy
 from .errors import InvalidArgumentError
 from .tape_args import (
     check_parallel_iterations,
@@ -37,9 +41,10 @@ from .tape_args import (
     checked_batch_source,
     checked_jacobian_target,
     gradient_args,
+    plain_gradient_call,
     tensor_args,
 )
-from .tensor import Tensor, Variable, bool_flag, convert_to_tensor, operand
+from .tensor import Tensor, TensorShape, Variable, bool_flag, convert_to_tensor, operand
 
 __all__ = ["GradientTape", "UnconnectedGradients", "Op", "apply"]
 
@@ -83,15 +88,17 @@ class Op:
     `vjps` is a tuple with one rule per input, `rule(g, ans, *inputs, **attrs)` giving the
     gradient for that input from the output's gradient `g` (None: not differentiable there),
     or for ops with any number of inputs a single function `rule(g, ans, inputs, **attrs)`
-    returning all of them.
+    returning all of them. `bare` holds numpy twins of the rules, if grads.py wrote them
+    (`TWINS`), for a backward sweep that nothing records (see `_backward`); other rules set
+    on the op have none.
     """
 
-    __slots__ = ("name", "forward", "vjps", "keeps", "check", "jvp")
+    __slots__ = ("name", "forward", "vjps", "keeps", "check", "jvp", "bare")
 
     def __init__(self, name, forward, check=None):
         self.name = name
         self.forward = forward
-        self.vjps = None
+        self.vjps = None  # (sets `keeps` and `bare` too)
         self.check = check  # called with the input values when forward fails: a clear error
         self.jvp = None  # a forward-mode rule of its own, if any (see forwardprop.py)
 
@@ -99,9 +106,15 @@ class Op:
         object.__setattr__(self, name, value)
         if name == "vjps":  # (which tensors a recording of this op keeps follows from its rules)
             object.__setattr__(self, "keeps", _keeps(value))
+            object.__setattr__(
+                self, "bare", TWINS.get((self, value)) if type(value) is tuple else None
+            )
 
     def __repr__(self):
         return f"<Op {self.name}>"
+
+
+TWINS = {}  # (op, its rules) -> numpy twins of those rules (filled by grads.py)
 
 
 def _reads(rule):
@@ -149,10 +162,19 @@ class TapeTensor:
     """What a recording keeps of a tensor that no gradient rule of its op reads: its id (the
     name the backward walk knows it by), shape and dtype, not its value (TF's TapeTensor)."""
 
-    __slots__ = ("_id", "shape", "dtype")
+    __slots__ = ("_id", "_shape", "_dtype")
 
     def __init__(self, t):
-        self._id, self.shape, self.dtype = t._id, t.shape, t.dtype
+        v = t._value
+        self._id, self._shape, self._dtype = t._id, v.shape, v.dtype
+
+    @property
+    def shape(self):
+        return TensorShape._of(self._shape)
+
+    @property
+    def dtype(self):
+        return from_numpy(self._dtype)
 
     def __repr__(self):
         return f"<not kept: shape={tuple(self.shape)}, dtype={self.dtype.name}>"
@@ -162,31 +184,38 @@ def _entry(op, inputs, out, attrs):
     """One entry of a recording, keeping only the tensors the op's gradient rules read."""
     keep_inputs, keep_output = op.keeps
     if keep_inputs is False:  # (an op with any number of inputs, whose rule reads none)
-        inputs = tuple(TapeTensor(x) for x in inputs)
+        inputs = tuple([TapeTensor(x) for x in inputs])
     elif keep_inputs is not True:
-        inputs = tuple(x if k else TapeTensor(x) for x, k in zip(inputs, keep_inputs))
-    return op, inputs, out if keep_output else TapeTensor(out), attrs
+        inputs = tuple([x if k else TapeTensor(x) for x, k in zip(inputs, keep_inputs)])
+    if keep_output:
+        return op, inputs, out, attrs
+    kept = _new_tensor(TapeTensor)  # (`TapeTensor(out)`, minus the call to __init__)
+    kept._id, kept._shape, kept._dtype = out._id, out._value.shape, out._value.dtype
+    return op, inputs, kept, attrs
 
 
 def apply(op, *inputs, **attrs):
     """Run `op` on tensors `inputs`; record it on every active tape that watches an input."""
     n = len(inputs)
     try:
-        if n == 2 and not attrs:  # (the common cases spelled out: faster than a list and a dict)
-            value = op.forward(inputs[0]._value, inputs[1]._value)
+        if n == 2:  # (the common cases spelled out: faster than a list and a dict)
+            a, b = inputs[0]._value, inputs[1]._value
+            value = op.forward(a, b, **attrs) if attrs else op.forward(a, b)
         elif n == 1:
-            value = op.forward(inputs[0]._value, **attrs)
+            value = op.forward(inputs[0]._value, **attrs) if attrs else op.forward(inputs[0]._value)
         else:
             value = op.forward(*[x._value for x in inputs], **attrs)
     except (ValueError, IndexError, TypeError) as e:
         if op.check is not None:
             op.check(*[x._value for x in inputs], **attrs)
         raise InvalidArgumentError(None, op.name, f"{e} [Op:{op.name}]") from None
-    out = Tensor(value)
-    tapes = STATE.tapes
-    # Only floating outputs can carry a gradient; an op with no gradient rule at all
-    # (StopGradient) is never recorded, so its output is watched by no tape.
-    if tapes and value.dtype.kind == "f" and op.vjps is not None:
+    out = _new_tensor(Tensor)  # (`Tensor(value)`, minus the call to __init__)
+    out._value, out._id = value, next_id()
+    tapes, tracer = STATE.now
+    # Only floating outputs can carry a gradient (a numpy float scalar's type says so, faster
+    # than its dtype); an op with no gradient rule at all (StopGradient) is never recorded,
+    # so its output is watched by no tape.
+    if tapes and (type(value) in _FLOAT_SCALARS or value.dtype.kind == "f") and op.vjps is not None:
         entry = None
         for tape in tapes:
             watched = tape._watched
@@ -199,10 +228,14 @@ def apply(op, *inputs, **attrs):
                     break
     elif tapes:  # not recordable (a non-float output, or no gradient rule): note the cut
         _note_cut(tapes, op, inputs, out)
-    tracer = STATE.tracer
     if tracer is not None:
         tracer.record(op, inputs, out, attrs)
     return out
+
+
+_new_tensor = object.__new__
+_FLOAT_SCALARS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, np.floating))
+_ID = operator.attrgetter("_id")
 
 
 def _note_cut(tapes, op, inputs, out):
@@ -222,7 +255,7 @@ def _given(gx):
     return lambda *inputs, **attrs: gx
 
 
-def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None):
+def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None, bare=False):
     """Reverse-mode sweep. Returns {tensor id: gradient} for the ids in `keep`.
 
     Gradients always add up (`grads[id] = previous + new`): a tensor used twice gets the sum
@@ -231,13 +264,18 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
     of its own) to the variable's id: at the end, the reads' gradients add up on their
     variable.
 
+    `bare`: nothing records this sweep (no tape, trace or accumulator is listening), so it
+    need not make tensors that no one will record. The gradients are then numpy values, and
+    an op with `bare` rules (numpy twins of its rules, in grads.py: the same arithmetic, tested
+    bit for bit) uses them; the others get and give tensors as usual.
+
     `on_step(i, op, out, g, sent)`, if given, hears of every entry the sweep uses: its index,
     the gradient `g` that reached its output, and `sent`, the (input, gradient, new total)
     it passed on. (`minitape.viz` replays the sweep step by step with it.)"""
     grads = {}
     for t, g in zip(targets, target_grads):
-        prev = grads.get(t._id)
-        grads[t._id] = g if prev is None else prev + g
+        prev, g = grads.get(t._id), g._value if bare else g
+        grads[t._id] = g if prev is None else _add_up(prev, g, bare)
     sent = None
     for i in range(len(entries) - 1, -1, -1):  # newest entry first
         op, inputs, out, attrs = entries[i]
@@ -246,18 +284,40 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
         if g is None:
             continue  # this op does not lead to a target
         rules = op.vjps
+        if bare and isinstance(g, _NUMPY):
+            if op.bare is not None:
+                rules = op.bare
+            else:  # (rules written with tensors only: give them one)
+                g = Tensor(g)
         if type(rules) is not tuple:  # one rule gives every input's gradient at once
             rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
         if on_step is not None:
             sent = []
+        n = len(inputs)
         for x, rule in zip(inputs, rules):  # one rule per input, run only where needed
-            if rule is not None and x._id in watched:
+            if rule is None or x._id not in watched:
+                continue
+            if attrs:  # (the common calls spelled out: faster than star arguments)
                 gx = rule(g, out, *inputs, **attrs)
-                if gx is not None:
-                    prev = grads.get(x._id)
-                    grads[x._id] = total = gx if prev is None else prev + gx
-                    if sent is not None:
-                        sent.append((x, gx, total))
+            elif n == 2:
+                gx = rule(g, out, inputs[0], inputs[1])
+            elif n == 1:
+                gx = rule(g, out, x)
+            else:
+                gx = rule(g, out, *inputs)
+            if gx is not None:
+                if bare and type(gx) is Tensor and gx._value.dtype == _dtype(x):
+                    gx = gx._value  # (one of another dtype stays a tensor, for its errors)
+                prev = grads.get(x._id)
+                if prev is None:
+                    total = gx
+                elif type(prev) is type(gx) and type(gx) in _SCALARS:  # (a bare sweep's, quickly)
+                    total = prev + gx
+                else:
+                    total = _add_up(prev, gx, bare)
+                grads[x._id] = total
+                if sent is not None:
+                    sent.append((x, gx, total))
         if sent is not None:
             on_step(i, op, out, g, sent)
     if reads:
@@ -265,8 +325,43 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
             g = grads.get(rid)
             if g is not None and vid in keep:
                 prev = grads.get(vid)
-                grads[vid] = g if prev is None else prev + g
+                if prev is None:
+                    grads[vid] = g
+                elif type(prev) is type(g) and type(g) in _SCALARS:  # (a bare sweep's, quickly)
+                    grads[vid] = prev + g
+                else:
+                    grads[vid] = _add_up(prev, g, bare)
+    if bare:  # (the gradients asked for, as tensors: one per tensor, as a sweep of tensors)
+        for k in keep:
+            g = grads.get(k)
+            if isinstance(g, _NUMPY):
+                grads[k] = Tensor(g)
     return grads
+
+
+_NUMPY = (np.ndarray, np.generic)
+_SCALARS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, np.number))
+
+
+def _add_up(prev, gx, bare):
+    """`prev + gx`: the gradient of a tensor that was used more than once. In a bare sweep two
+    numpy values of one dtype add as AddV2 adds them (numpy's `+`); anything else goes
+    through the tensors' `+`, with its checks and errors."""
+    if not bare:
+        return prev + gx
+    if type(prev) is type(gx) and (type(prev) is not np.ndarray or prev.dtype is gx.dtype):
+        return prev + gx
+    total = _as_tensor(prev) + _as_tensor(gx)
+    return total._value if type(prev) is not Tensor and type(gx) is not Tensor else total
+
+
+def _as_tensor(v):
+    return v if type(v) is Tensor else Tensor(v)
+
+
+def _dtype(x):
+    """The numpy dtype of a recorded tensor, kept or not."""
+    return x._value.dtype if type(x) is Tensor else x._dtype
 
 
 # --- the tape -----------------------------------------------------------------------------
@@ -301,7 +396,9 @@ class GradientTape:
     """
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
-        self._persistent = bool_flag(persistent, "persistent")
+        self._persistent = (
+            persistent if type(persistent) is bool else bool_flag(persistent, "persistent")
+        )
         self._watch_accessed = bool(watch_accessed_variables)
         self._entries = None  # the recording: None before entering and after release
         self._watched = None  # ids of watched float tensors/variables and recorded outputs
@@ -317,26 +414,26 @@ class GradientTape:
         self._cuts, self._events = [], []
 
     # -- entering and leaving ------------------------------------------------------------
-    def __enter__(self):
-        self._push_tape()
-        return self
-
-    def __exit__(self, *exc):
-        if self._recording:
-            self._pop_tape()
-        return False
-
     def _push_tape(self, why="enter"):
         if self._recording:
             raise ValueError(
                 "Tape is still recording, This can happen if you try to re-enter "
                 "an already-active tape."
             )
-        if self._entries is None:  # re-entering keeps appending to the same recording
-            self._new_recording()
+        if self._entries is None:  # a new recording (re-entering appends to the same one)
+            self._entries, self._watched, self._variables, self._reads = [], set(), {}, {}
+            self._cuts, self._events = [], []
         STATE.tapes.append(self)
         self._recording = True
         self._events.append((next_id(), why))
+        return self
+
+    __enter__ = _push_tape  # (entering is pushing the tape; `with ... as tape` gets it back)
+
+    def __exit__(self, *exc):
+        if self._recording:
+            self._pop_tape()
+        return False
 
     def _pop_tape(self, why="exit"):
         if not self._recording:
@@ -344,10 +441,6 @@ class GradientTape:
         STATE.tapes.remove(self)
         self._recording = False
         self._events.append((next_id(), why))
-
-    def _new_recording(self):
-        self._entries, self._watched, self._variables, self._reads = [], set(), {}, {}
-        self._cuts, self._events = [], []
 
     def _release(self):
         """Forget the recording: the tensors it held are freed as soon as nobody else holds them."""
@@ -358,13 +451,14 @@ class GradientTape:
     # -- what is watched -----------------------------------------------------------------
     def watch(self, tensor):
         """Watch a tensor or variable, or every one of them in a nest (list/tuple/dict)."""
-        for t in nest.flatten(tensor):
+        for t in [tensor] if isinstance(tensor, (Tensor, Variable)) else nest.flatten(tensor):
             if not isinstance(t, (Tensor, Variable)):
                 raise ValueError(
                     f"Passed in object {t!r} of type {type(t).__name__!r}, not "
                     "tf.Tensor or tf.Variable or ExtensionType."
                 )
-            if t._read_value().dtype.kind not in "fc":
+            value = t._snap._value if isinstance(t, Variable) else t._value
+            if value.dtype.kind not in "fc":
                 _log_first_n(
                     "watch-dtype",
                     5,
@@ -453,37 +547,49 @@ class GradientTape:
         targets do not depend on gets None, or zeros with `unconnected_gradients='zero'`.
         """
         self._start_gradient()
-        if target is None:
-            raise TypeError(
-                "Argument `target` should be a list or nested structure of Tensors, "
-                "Variables or CompositeTensors to be differentiated, but received "
-                "None."
-            )
-        unconnected = _unconnected(unconnected_gradients)
-        targets, flat_sources = gradient_args(nest.flatten(target), nest.flatten(sources))
-        targets = [_target(t) for t in targets]
-        if output_gradients is None:
-            seeds = [_ones_like(t) for t in targets]
+        plain = unconnected_gradients is UnconnectedGradients.NONE and plain_gradient_call(
+            target, sources, output_gradients
+        )
+        if plain:  # (one tensor; a tensor, a variable or a flat list of them: nothing to check)
+            targets, seeds = [target], [_ones_like(target)]
+            flat_sources = sources if type(sources) is list else [sources]
+            unconnected = UnconnectedGradients.NONE
         else:
-            given = nest.flatten(output_gradients)
-            if len(given) != len(targets):
-                raise ValueError(
-                    f"output_gradients has {len(given)} entries but there are "
-                    f"{len(targets)} targets."
+            if target is None:
+                raise TypeError(
+                    "Argument `target` should be a list or nested structure of Tensors, "
+                    "Variables or CompositeTensors to be differentiated, but received "
+                    "None."
                 )
-            seeds = [_seed(t, g) for t, g in zip(targets, given)]
+            unconnected = _unconnected(unconnected_gradients)
+            targets, flat_sources = gradient_args(nest.flatten(target), nest.flatten(sources))
+            targets = [_target(t) for t in targets]
+            if output_gradients is None:
+                seeds = [_ones_like(t) for t in targets]
+            else:
+                given = nest.flatten(output_gradients)
+                if len(given) != len(targets):
+                    raise ValueError(
+                        f"output_gradients has {len(given)} entries but there are "
+                        f"{len(targets)} targets."
+                    )
+                seeds = [_seed(t, g) for t, g in zip(targets, given)]
         try:
             grads = self._grads(targets, seeds, flat_sources)
         finally:
-            self._finish()
+            if not self._persistent:
+                self._release()
         results = [grads.get(s._id) for s in flat_sources]
         if unconnected is UnconnectedGradients.ZERO:
             results = [_zeros_for(s) if g is None else g for s, g in zip(flat_sources, results)]
+        if plain:
+            return results if type(sources) is list else results[0]
         return nest.pack_sequence_as(sources, results)
 
     def _grads(self, targets, seeds, sources):
-        keep = {s._id for s in sources}
-        return _backward(self._entries, self._watched, targets, seeds, keep, self._reads)
+        keep = set(map(_ID, sources))
+        bare = not STATE.tapes and STATE.tracer is None  # (nothing would record the sweep)
+        return _backward(self._entries, self._watched, targets, seeds, keep, self._reads, bare=bare)
 
     def jacobian(
         self,
@@ -613,7 +719,11 @@ def _unit_seeds(target):
 def _ones_like(target):
     """The starting gradient of a target: d target / d target = 1, element by element."""
     v = target._value
-    return Tensor(np.ones(v.shape, v.dtype) if v.shape else v.dtype.type(1))
+    if not v.shape:
+        return Tensor(v.dtype.type(1))
+    ones = np.empty(v.shape, v.dtype)
+    ones.fill(1)  # (np.ones, minus its Python code)
+    return Tensor(ones)
 
 
 def _seed(target, g):

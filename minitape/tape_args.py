@@ -93,6 +93,20 @@ def gradient_args(targets, sources):
     return [checked_target(t) for t in targets], tensor_args(sources, "Each source")
 
 
+def plain_gradient_call(target, sources, output_gradients):
+    """Whether `gradient()` was called the common way, which needs no flattening and no
+    checks: one tensor as the target; one tensor or variable, or a flat list of them, as the
+    sources; no output gradients."""
+    if type(target) is not Tensor or output_gradients is not None:
+        return False
+    if type(sources) is not list:
+        return isinstance(sources, (Tensor, Variable))
+    for s in sources:
+        if not isinstance(s, (Tensor, Variable)):
+            return False
+    return True
+
+
 def _not_a_target(t):
     return f"a gradient target must be a tensor computed inside the tape, not a {type_name(t)}"
 

@@ -232,6 +232,9 @@ class Tensor(_TensorLike):
         )
 
 
+_new_tensor = object.__new__
+
+
 def _snapshot(value, ident):
     """A tensor carrying a variable's id: what an op sees when it reads the variable."""
     t = Tensor.__new__(Tensor)
@@ -264,15 +267,16 @@ class Variable(_TensorLike):
     def _read(self):
         """The current value as a new tensor (each read is a tensor of its own, as TF's
         ReadVariableOp), telling every active tape and trace that we were read."""
-        read = Tensor(self._snap._value)
+        read = _new_tensor(Tensor)  # (`Tensor(value)`, minus the call to __init__)
+        read._value, read._id = self._snap._value, next_id()
         vid = self._id
-        for tape in STATE.tapes:
+        tapes, tracer = STATE.now
+        for tape in tapes:
             if vid not in tape._variables:  # a first read: the tape may start watching us
                 tape._variable_read(self, read)
             elif vid in tape._watched:  # watched: this read leads back to us
                 tape._watched.add(read._id)
                 tape._reads[read._id] = vid
-        tracer = STATE.tracer
         if tracer is not None:
             tracer.variable_read(self, read)
         return read
@@ -345,7 +349,9 @@ class Variable(_TensorLike):
         if how == "assign" and type(new) is np.ndarray:
             new = new.copy()  # our own copy (a sum or difference already is one; scalars
             # are immutable)
-        self._snap = _snapshot(new, self._id)
+        snap = _new_tensor(Tensor)  # (`_snapshot(new, self._id)`, minus a call)
+        snap._value, snap._id = new, self._id
+        self._snap = snap
         return self if read_value else None
 
     def _value_of(self, value):
@@ -353,6 +359,13 @@ class Variable(_TensorLike):
         dtype = self._snap._value.dtype
         if dtype.kind == "f" and (type(value) is float or type(value) is int):
             return dtype.type(value)  # (a Python number, quickly)
+        if (
+            dtype.kind == "i"
+            and dtype.itemsize >= 4
+            and type(value) is int
+            and -_I31 <= value < _I31
+        ):
+            return dtype.type(value)  # (a small Python int into int32 or int64, quickly)
         return convert_to_tensor(value, dtype=_dt.from_numpy(dtype))._value
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
@@ -405,6 +418,7 @@ def held_variable(x):
 # * Python data asked for a dtype: ints wrap into integer dtypes (-1 -> 255 for uint8), but a
 #   float is never truncated into an integer and nothing but a bool becomes a bool.
 _INT32, _INT64 = np.iinfo(np.int32), np.iinfo(np.int64)
+_I31 = 2**31
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 

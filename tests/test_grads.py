@@ -315,3 +315,112 @@ def test_sqrt_at_zero_is_inf_and_pow_base_zero():
     assert np.isinf(g.numpy()[0])
     gx, gy = grad_of(tf.pow, [0.0], [2.0])
     assert gx.numpy().tolist() == [0.0] and gy.numpy().tolist() == [0.0]  # log(x) := 0 at x <= 0
+
+
+# --- the numpy twins of the rules (grads.BARE), bit for bit -----------------------------------
+def _twin_cases():
+    """(name, k, function of tensors, inputs as (maker, shape)): every op with twins, on
+    shapes that broadcast, reduce and transpose."""
+    pairs = BROADCAST_PAIRS
+    u = lambda f, *shapes, make=rand: [(f, [(make, s)]) for s in shapes]  # noqa: E731
+    cases = {
+        "Add": [(tf.add, [(rand, a), (rand, b)]) for a, b in pairs],
+        "Sub": [(tf.subtract, [(rand, a), (rand, b)]) for a, b in pairs],
+        "Mul": [(tf.multiply, [(rand, a), (rand, b)]) for a, b in pairs],
+        "Div": [(tf.divide, [(rand, a), (away_from_zero, b)]) for a, b in pairs],
+        "Pow": [(tf.pow, [(positive, a), (rand, b)]) for a, b in pairs]
+        + [(lambda x, p=p: x**p, [(positive, (3, 4))]) for p in (2, 3, 0.5, 1.7, -1)],
+        "Neg": u(tf.negative, (), (3, 4)),
+        "Square": u(tf.square, (), (3, 4)),
+        "Sqrt": u(tf.sqrt, (), (3, 4), make=positive),
+        "Exp": u(tf.exp, (), (3, 4)),
+        "Log": u(tf.math.log, (), (3, 4), make=positive),
+        "Tanh": u(tf.tanh, (), (3, 4)),
+        "Sigmoid": u(tf.sigmoid, (), (3, 4)),
+        "Relu": u(tf.nn.relu, (), (3, 4), make=away_from_zero),
+        "Identity": u(tf.identity, (), (3, 4)),
+        "TanhGrad": [
+            (lambda y, dy: apply(ops.TanhGrad, y, dy), [(rand, s), (rand, s)]) for s in [(), (3, 4)]
+        ],
+        "MatMul": [
+            (
+                lambda a, b, ta=ta, tb=tb: tf.matmul(a, b, transpose_a=ta, transpose_b=tb),
+                [(rand, _t(sa, ta)), (rand, _t(sb, tb))],
+            )
+            for ta, tb in itertools.product([False, True], repeat=2)
+            for sa, sb in [((3, 4), (4, 5)), ((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5))]
+        ],
+        "Transpose": u(tf.transpose, (3, 4), (2, 3, 4)),
+        "Reshape": u(lambda x: tf.reshape(x, [1, -1]), (3, 4), (1,), ()),
+        "ExpandDims": u(lambda x: tf.expand_dims(x, 0), (3, 4), ()),
+        "Squeeze": u(tf.squeeze, (3, 1, 4), (1,)),
+        "BroadcastTo": u(lambda x: tf.broadcast_to(x, [2, 3, 4]), (3, 4), (1, 4), ()),
+        "Sum": [
+            (lambda x, a=a, k=k: tf.reduce_sum(x, axis=a, keepdims=k), [(rand, s)])
+            for s in [(3, 4), ()]
+            for a in (None, 0, -1, [0, 1])
+            for k in (False, True)
+            if s or a is None
+        ],
+        "Mean": [
+            (lambda x, a=a, k=k: tf.reduce_mean(x, axis=a, keepdims=k), [(rand, s)])
+            for s in [(3, 4), (), (7, 5)]
+            for a in (None, 0, -1)
+            for k in (False, True)
+            if s or a is None
+        ],
+    }
+    return [(name, k, f, inputs) for name, fs in cases.items() for k, (f, inputs) in enumerate(fs)]
+
+
+BROADCAST_PAIRS = [((3, 4), (3, 4)), ((3, 4), (4,)), ((1, 4), (3, 1)), ((), (2, 3)), ((), ())]
+
+
+def _t(shape, transposed):
+    return shape[:-2] + (shape[-1], shape[-2]) if transposed else shape
+
+
+def test_every_op_with_twins_is_tested():
+    from minitape.grads import BARE
+
+    assert {op.name for op in BARE} == {
+        getattr(ops, name).name for name, *_ in _twin_cases()
+    } and all(op.bare is BARE[op] for op in BARE)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize(
+    "name, k, f, inputs", _twin_cases(), ids=[f"{c[0]}-{c[1]}" for c in _twin_cases()]
+)
+def test_the_numpy_twins_of_the_rules_match_them_bit_for_bit(name, k, f, inputs, dtype):
+    op = getattr(ops, name)
+    inputs = [tf.constant(np.asarray(make(shape), dtype)[()]) for make, shape in inputs]
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(inputs)
+        f(*inputs)
+    entry = [e for e in tape._entries if e[0] is op][-1]  # (as recorded: kept or not)
+    _, recorded, ans, attrs = entry
+    shape = ans._value.shape if isinstance(ans, tf.Tensor) else ans._shape
+    for g in [np.asarray(rand(shape), dtype)[()], np.asarray(rand(shape), dtype)]:  # (0-d: both)
+        for rule, twin in zip(op.vjps, op.bare):
+            want = rule(tf.Tensor(g), ans, *recorded, **attrs)._value
+            got = twin(g, ans, *recorded, **attrs)
+            assert type(got) is type(want) and got.dtype == want.dtype
+            assert got.shape == want.shape and got.tobytes() == want.tobytes()
+
+
+def test_other_rules_have_no_twins_and_the_own_rules_get_theirs_back():
+    rules = ops.Mul.vjps
+    try:
+        ops.Mul.vjps = (lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x)
+        assert ops.Mul.bare is None  # (a bare sweep then uses the new rules, on tensors)
+        x = tf.constant([1.0, 2.0])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [2.0, 4.0])
+    finally:
+        ops.Mul.vjps = rules
+    from minitape.grads import BARE
+
+    assert ops.Mul.bare is BARE[ops.Mul]

@@ -22,7 +22,7 @@ from .. import dtypes, nn_ops
 from .. import ops as o
 from ..errors import invalid
 from ..nn_impl import sigmoid_cross_entropy_with_logits
-from ..tensor import _TensorLike, convert_to_tensor, read
+from ..tensor import Tensor, _TensorLike, convert_to_tensor, read
 from ._config import from_config
 from .activations import logits_of
 from .dtype_policies import policy_dtype
@@ -55,7 +55,7 @@ def _as(x, dtype):
     """`x` as a tensor of `dtype` (a numpy dtype): tensors of another dtype are cast, other
     data converted."""
     if isinstance(x, _TensorLike):
-        x = read(x)
+        x = x if type(x) is Tensor else read(x)
         return x if x._value.dtype == dtype else o.cast(x, dtype)
     return convert_to_tensor(x, dtype=dtype)
 

@@ -99,13 +99,13 @@ class Optimizer:
     def build(self, var_list):
         """Make this optimizer the one of `var_list`: as in Keras 3, it then refuses to update
         any other variable (the first `apply_gradients` builds it on the variables it gets)."""
-        self._built_with = {v.ref() for v in var_list}
+        self._built_with = {v._id for v in var_list}  # (a variable's id is its own for good)
 
     def _check_known(self, variables):
         if self._built_with is None:
             self.build(variables)
         for v in variables:
-            if v.ref() not in self._built_with:
+            if v._id not in self._built_with:
                 raise ValueError(
                     f"Unknown variable: {v}. This optimizer can only be called for the "
                     "variables it was originally built with. When working with a new set of "
@@ -163,8 +163,12 @@ class Optimizer:
         names = [var.name for _, var in items]  # (a Keras 3 variable's own name: 'kernel')
         items = [(g, _tf_variable(var)) for g, var in items]
         self._check_known([var for _, var in items])
-        pairs = [(self._check_grad(g, var), var) for g, var in items if g is not None]
-        missing = [name for (g, _), name in zip(items, names) if g is None]
+        pairs, missing = [], []
+        for (g, var), name in zip(items, names):
+            if g is None:
+                missing.append(name)
+            else:
+                pairs.append((self._check_grad(g, var), var))
         if not pairs:
             raise ValueError(f"No gradients provided for any variable: {names}.")
         if missing:
@@ -231,7 +235,8 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = momentum, nesterov
 
     def _update(self, g, var, lr):
-        lr = cast(lr, var.dtype)
+        if lr._value.dtype != var._snap._value.dtype:  # (most often it has it already)
+            lr = cast(lr, var.dtype)
         if self.momentum == 0:
             var.assign_sub(g * lr)
             return
