@@ -638,6 +638,8 @@ class Function:
         if not callable(python_function):
             raise TypeError(f"{python_function!r} is not a callable object")
         functools.update_wrapper(self, python_function)
+        if self.__doc__ is None:
+            self.__doc__ = ""  # (as TF's: a function without a docstring has an empty one)
         self.python_function = python_function
         self.input_signature = input_signature
         try:

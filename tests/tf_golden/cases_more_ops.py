@@ -199,3 +199,26 @@ def custom_gradient_on_a_method_binds_self(tf):
         tape.watch(x)
         y = Scaled().double(x)
     return [y, tape.gradient(y, x), Scaled.double.__name__]
+
+
+@case
+def function_objects_behave_as_functions(tf):
+    # a tf.function keeps the function's name and docstring (an empty one when it has none),
+    # and a functools.partial of it works where a function is expected (tf.foldl)
+    import functools
+
+    @tf.function
+    def product(a, b):
+        return a * b
+
+    @tf.function
+    def documented(a):
+        """Twice a."""
+        return 2 * a
+
+    folded = tf.foldl(
+        lambda acc, x: functools.partial(product, b=x)(acc),
+        tf.constant([1.0, 2.0, 3.0]),
+        initializer=tf.constant(1.0),
+    )
+    return [product.__name__, product.__doc__, documented.__doc__, folded]
