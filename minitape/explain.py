@@ -47,7 +47,7 @@ import numpy as np
 from . import nest
 from .context import STATE
 from .tape import GradientTape, UnconnectedGradients, _backward, _target, _unconnected
-from .tensor import Tensor, Variable, held_variable
+from .tensor import Tensor, Variable, as_seen_by_tapes
 
 __all__ = ["CAUSES", "Diagnosis", "Explanation", "gradient", "draw"]
 
@@ -150,12 +150,6 @@ def _namer(names, frame):
         return fallback
 
     return name_of, by_id
-
-
-def _held(x):
-    """`x`, or the tf.Variable it holds if it is a Keras 3 variable."""
-    held = held_variable(x)
-    return x if held is None else held
 
 
 # --- the recording, read as a graph -------------------------------------------------------
@@ -261,7 +255,7 @@ def gradient(tape, target, sources, unconnected_gradients="none", names=None):
         raise TypeError("explain.gradient needs a target, got None")
     unconnected = _unconnected(unconnected_gradients)
     # (a Keras 3 variable is explained as the tf.Variable it holds, as the tape sees it)
-    flat_sources = [_held(s) for s in nest.flatten(sources)]
+    flat_sources = [as_seen_by_tapes(s) for s in nest.flatten(sources)]
     for s in flat_sources:
         if not isinstance(s, (Tensor, Variable)):
             raise TypeError(

@@ -8,7 +8,7 @@ in TF's words, with what was wrong added in parentheses.
 import numpy as np
 
 from .dtypes import _ENUM, as_dtype
-from .tensor import Tensor, Variable, convert_to_tensor, held_variable
+from .tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable
 
 _NO_PFOR = {  # (TF's wording, double spaces included)
     method: f"GradientTape must be created with persistent=True to compute the {method} with "
@@ -87,7 +87,7 @@ def gradient_args(targets, sources):
     for i, s in enumerate(sources):
         if not _is_tensor(s):
             if held_variable(s) is not None:  # a Keras 3 variable: its tf.Variable
-                sources[i] = held_variable(s)
+                sources[i] = as_seen_by_tapes(s)
             elif not _reads_as_dtype(s):
                 raise _not_a_dtype(s, _must_be("Each source", s))
     return [checked_target(t) for t in targets], tensor_args(sources, "Each source")

@@ -407,6 +407,12 @@ def held_variable(x):
     return getattr(x, "_tf_variable", None)
 
 
+def as_seen_by_tapes(x):
+    """`x`, or the tf.Variable it holds if it is a Keras 3 variable."""
+    held = held_variable(x)
+    return x if held is None else held
+
+
 # -- conversion ------------------------------------------------------------------------------
 # TF's rules for turning Python and numpy data into tensors, in one place:
 #
@@ -834,8 +840,8 @@ def operand(x, like, op_name, hint=False):
         pass
     elif isinstance(x, Variable):
         x = x._read()
-    elif held_variable(x) is not None:
-        x = held_variable(x)._read()
+    elif (held := held_variable(x)) is not None:
+        x = held._read()
     else:
         npd = like._value.dtype
         if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly

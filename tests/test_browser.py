@@ -599,6 +599,7 @@ def test_notebook_runs_in_jupyterlab(lab, browser, learner_edition, path):
     with _notebook_page(browser, lab, rel, name) as page:
         _open_notebook(page, lab, rel)
         assert REVEALED not in _notebook_text(page), f"{rel} shows a reveal's answer unasked"
+        _full_page_shot(page, f"{name}-0-opened")  # (what the learner sees first)
         state = _run_all(page, lab, rel)
         assert not state["errors"], _describe_errors(rel, state["errors"])
         assert sum(c["type"] == "code" for c in state["cells"]) == code_cells, (

@@ -33,3 +33,13 @@ def from_config(identifier, table, what):
     if unknown:
         raise ValueError(f"Argument(s) not recognized: {unknown}")
     return found(**config)
+
+
+def made(found, identifier, what):
+    """What `get(identifier)` gives for `found`: a class made with its defaults, a callable as
+    it is; anything else is not a `what` (Keras 3's ValueError)."""
+    if isinstance(found, type):
+        return found()
+    if callable(found):
+        return found
+    raise ValueError(f"Could not interpret {what} identifier: {identifier}")

@@ -17,7 +17,7 @@ from .. import random
 from ..dtypes import as_dtype, float32
 from ..ops import cast, fill, ones, zeros
 from ..tensor import is_tensor
-from ._config import from_config
+from ._config import from_config, made
 
 __all__ = [
     "Initializer",
@@ -270,11 +270,7 @@ def get(identifier):
         found = _of_values(identifier)
     else:
         found = identifier
-    if isinstance(found, type):
-        return found()
-    if callable(found):
-        return found
-    raise ValueError(f"Could not interpret initializer identifier: {identifier}")
+    return made(found, identifier, "initializer")
 
 
 def _of_values(values):

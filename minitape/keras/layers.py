@@ -222,6 +222,17 @@ class Layer:
         return f"<{module}.{type(self).__name__} name={self.name!r}>"
 
 
+def _kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_initializer):
+    """The options Dense and Conv2D share: an activation, whether there is a bias, how the
+    kernel and the bias start (both made by `build`)."""
+    layer.activation = activations.get(activation)
+    layer.use_bias = use_bias
+    layer.kernel_initializer = initializers.get(kernel_initializer)
+    layer.bias_initializer = initializers.get(bias_initializer)
+    layer.kernel = None
+    layer.bias = None
+
+
 class Dense(Layer):
     """A fully connected layer: `activation(inputs @ kernel + bias)`.
 
@@ -244,12 +255,7 @@ class Dense(Layer):
                 f"integer. Received: units={units}"
             )
         self.units = units
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel = None
-        self.bias = None
+        _kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer)
 
     def _check_input(self, inputs):
         if not is_tensor(inputs):  # (None, a string, a dict: Keras' words)
@@ -322,12 +328,7 @@ class Conv2D(Layer):
                 f"['valid', 'same', 'causal']. Received: {padding}"
             )
         self.padding = str(padding).lower()
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel = None
-        self.bias = None
+        _kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer)
 
     def build(self, input_shape):
         shape = TensorShape(input_shape)

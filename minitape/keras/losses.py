@@ -23,7 +23,7 @@ from .. import ops as o
 from ..errors import invalid
 from ..nn_impl import sigmoid_cross_entropy_with_logits
 from ..tensor import Tensor, _TensorLike, convert_to_tensor, read
-from ._config import from_config
+from ._config import from_config, made
 from .activations import logits_of
 from .dtype_policies import policy_dtype
 from .layers import _unique_name
@@ -497,8 +497,4 @@ def get(identifier):
             )
     else:
         found = identifier
-    if isinstance(found, type):
-        return found()
-    if callable(found):
-        return found
-    raise ValueError(f"Could not interpret loss identifier: {identifier}")
+    return made(found, identifier, "loss")

@@ -21,7 +21,7 @@ from ..errors import InvalidArgumentError
 from ..function import init_scope
 from ..ops import cast, clip_by_value, maximum, sqrt, square, zeros_like
 from ..tape import logger
-from ..tensor import Tensor, Variable, convert_to_tensor, held_variable, read
+from ..tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable, read
 from ._config import from_config
 
 __all__ = ["Optimizer", "SGD", "Adam", "get"]
@@ -30,12 +30,6 @@ __all__ = ["Optimizer", "SGD", "Adam", "get"]
 def _short(x):
     text = repr(x)
     return text if len(text) < 80 else text[:77] + "..."
-
-
-def _tf_variable(var):
-    """The variable itself, or the tf.Variable a Keras 3 variable holds (what gets updated)."""
-    held = held_variable(var)
-    return var if held is None else held
 
 
 class Optimizer:
@@ -93,7 +87,7 @@ class Optimizer:
         return self._slots[key]
 
     def get_slot(self, var, name):
-        return self._slots[(_tf_variable(var).ref(), name)]
+        return self._slots[(as_seen_by_tapes(var).ref(), name)]
 
     # -- applying gradients --------------------------------------------------------------
     def build(self, var_list):
@@ -161,7 +155,7 @@ class Optimizer:
                     f"tf.Variable; pair {i} has {_short(var)}.{hint}"
                 )
         names = [var.name for _, var in items]  # (a Keras 3 variable's own name: 'kernel')
-        items = [(g, _tf_variable(var)) for g, var in items]
+        items = [(g, as_seen_by_tapes(var)) for g, var in items]
         self._check_known([var for _, var in items])
         pairs, missing = [], []
         for (g, var), name in zip(items, names):

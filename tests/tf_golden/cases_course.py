@@ -501,8 +501,9 @@ def course_nb02_gradient_with_respect_to_the_prediction(tf):
 
 @case
 def course_nb09_where_does_not_stop_a_nan_gradient(tf):
-    # 09 §3: tf.where(p > 0, log(p), 0) is finite but its gradient at 0 is nan (the zero sent to
-    # the branch not taken meets log's infinite slope); a second where on the input fixes it
+    # 09 §3 (and 03 §8's caveat): tf.where(p > 0, log(p), 0) is finite but its gradient at 0
+    # is nan (the zero sent to the branch not taken meets log's infinite slope); a second
+    # where on the input fixes it
     p = tf.constant([0.0, 4.0])
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(p)
@@ -516,17 +517,11 @@ def course_nb05_second_derivative_of_softsign_is_a_lookup_error(tf):
     # 05 §3: the tower of tapes through tf.nn.softsign stops at the second derivative with
     # LookupError (its gradient op, SoftsignGrad, has no gradient); the same function written
     # with ops that have gradients, x / (1 + |x|), gives -2 / (1 + x)^3 at 0.5
-    def second(f):
-        x = tf.constant(0.5)
-        with tf.GradientTape() as outer:
-            outer.watch(x)
-            with tf.GradientTape() as inner:
-                inner.watch(x)
-                y = f(x)
-            dy = inner.gradient(y, x)
-        return outer.gradient(dy, x)
-
-    return [attempt(second, tf.nn.softsign), second(lambda t: t / (1 + tf.abs(t)))]
+    x = tf.constant(0.5)
+    return [
+        attempt(derivatives, tf, tf.nn.softsign, x),
+        derivatives(tf, lambda t: t / (1 + tf.abs(t)), x)[2],
+    ]
 
 
 @case

@@ -163,16 +163,3 @@ def course_nb03_explained_programs_broken_then_fixed(tf):
         tape, target, source = program(True)
         out.append([broken, tape.gradient(target, source)])
     return out
-
-
-@case
-def course_nb03_where_does_not_stop_a_nan_from_the_other_side(tf):
-    # 03 §8: tf.where(x > 0, log(x), 0) has gradient NaN at x = 0 (the side not taken sends
-    # 0 * inf); a second where on the input (log of a safe x) gives 0
-    x = tf.constant([0.0, 2.0])
-    with tf.GradientTape(persistent=True) as tape:
-        tape.watch(x)
-        plain = tf.where(x > 0, tf.math.log(x), 0.0)
-        safe_x = tf.where(x > 0, x, 1.0)
-        fixed = tf.where(x > 0, tf.math.log(safe_x), 0.0)
-    return [plain, tape.gradient(plain, x), fixed, tape.gradient(fixed, x)]

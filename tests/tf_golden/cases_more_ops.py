@@ -4,18 +4,7 @@ and cumprod, switch_case, tf.Module and the Keras Conv2D layer."""
 
 import numpy as np
 
-from .cases import attempt, case
-
-
-def _two_derivatives(tf, f, x):
-    """[f(x), the gradient of sum(f(x)), the gradient of the sum of that gradient]."""
-    with tf.GradientTape() as outer:
-        outer.watch(x)
-        with tf.GradientTape() as inner:
-            inner.watch(x)
-            y = f(x)
-        g = inner.gradient(y, x)
-    return [y, g, outer.gradient(g, x)]
+from .cases import attempt, case, derivatives
 
 
 @case
@@ -25,11 +14,11 @@ def reduce_prod_and_its_derivatives_with_zeros(tf):
     x = tf.constant([[1.0, 0.0, 3.0], [2.0, 4.0, 0.0]])
     no_zeros = tf.constant([[1.5, -2.0, 0.5], [2.0, 0.25, -1.0]])
     return [
-        _two_derivatives(tf, tf.reduce_prod, x),
-        _two_derivatives(tf, lambda v: tf.reduce_prod(v, axis=1), x),
-        _two_derivatives(tf, lambda v: tf.reduce_prod(v, axis=0, keepdims=True), x),
-        _two_derivatives(tf, lambda v: tf.reduce_prod(v, axis=-1), no_zeros),
-        _two_derivatives(tf, tf.reduce_prod, tf.constant([0.0, 0.0, 2.0])),
+        derivatives(tf, tf.reduce_prod, x),
+        derivatives(tf, lambda v: tf.reduce_prod(v, axis=1), x),
+        derivatives(tf, lambda v: tf.reduce_prod(v, axis=0, keepdims=True), x),
+        derivatives(tf, lambda v: tf.reduce_prod(v, axis=-1), no_zeros),
+        derivatives(tf, tf.reduce_prod, tf.constant([0.0, 0.0, 2.0])),
         tf.reduce_prod(tf.constant([2, 3, 4])),
         tf.math.reduce_prod(tf.constant(5.0)),
         attempt(tf.reduce_prod, tf.constant([True])),
@@ -39,7 +28,7 @@ def reduce_prod_and_its_derivatives_with_zeros(tf):
 @case
 def tan_and_its_derivatives(tf):
     x = tf.constant([-1.0, 0.0, 0.5, 1.2])
-    return [_two_derivatives(tf, tf.math.tan, x), tf.tan(tf.constant(0.5, tf.float64))]
+    return [derivatives(tf, tf.math.tan, x), tf.tan(tf.constant(0.5, tf.float64))]
 
 
 @case(message=True)
@@ -71,7 +60,7 @@ def cumsum_and_cumprod_with_their_derivatives(tf):
         )
 
     out = [
-        _two_derivatives(tf, running(axis, exclusive, reverse), x)
+        derivatives(tf, running(axis, exclusive, reverse), x)
         for exclusive in (False, True)
         for reverse in (False, True)
         for axis in (0, 1, -1)
