@@ -132,6 +132,12 @@ def _cond(pred, true_fn, false_fn, strict):
         raise TypeError("'true_fn' must be callable.")
     if not callable(false_fn):
         raise TypeError("'false_fn' must be callable.")
+    graph = tracing_graph()
+    if graph is not None:
+        if isinstance(pred, bool):
+            raise TypeError("pred must not be a Python bool", pred)
+        result = graph_cond(graph, pred, true_fn, false_fn)
+        return result if strict else _unpack_if_singleton(result)
     pred = convert_to_tensor(pred)
     result = true_fn() if bool(pred) else false_fn()  # (bool(): a trace hears it)
     return result if strict else _unpack_if_singleton(result)
@@ -250,6 +256,91 @@ def _case_level(predicates, actions, default, i, strict):
     return _cond(predicates[i], actions[i], false_fn, strict)
 
 
+# --- in a graph ----------------------------------------------------------------------------
+def tracing_graph():
+    """The `minitape.function` graph being traced right now, or None (eagerly)."""
+    tracer = STATE.tracer
+    return tracer if hasattr(tracer, "add_cond") else None
+
+
+def _branch_results(result):
+    """A branch's (or a loop body's) results as a graph hands them on: tensors (a Python
+    number or a variable becomes one), None stays None (and so does anything
+    `check` should see first, such as AutoGraph's undefined values)."""
+
+    def output(x):
+        if x is None or isinstance(x, Tensor) or getattr(x, "undefined", False):
+            return x
+        return convert_to_tensor(x)
+
+    return nest.map_structure(output, result)
+
+
+def graph_cond(graph, pred, true_fn, false_fn, check=None):
+    """`cond` while a function is traced: as TF's graph mode, *both* branches are traced
+    (their Python side effects happen, once), into sub-graphs of one cond node, and their
+    results become tensors; the branch `pred` picks runs (see `Graph.add_cond`). `check(a,
+    b)` may refuse the two branches' results first (AutoGraph's words for its variables)."""
+    pred = convert_to_tensor(pred)
+    then = graph.trace_branch(lambda: _branch_results(true_fn()))
+    orelse = graph.trace_branch(lambda: _branch_results(false_fn()))
+    if check is not None:
+        check(then[1], orelse[1])
+    _same_branch_structure(then[1], orelse[1])
+    outs = graph.add_cond(
+        pred, (then[0], nest.flatten(then[1])), (orelse[0], nest.flatten(orelse[1]))
+    )
+    return nest.pack_sequence_as(then[1], outs)
+
+
+def _same_branch_structure(a, b):
+    message = (
+        "true_fn and false_fn arguments to tf.cond must have the same number, type, and "
+        "overall structure of return values."
+    )
+    try:
+        _assert_same_structure(a, b)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"{message}\n\n{e}") from None
+    for x, y in zip(nest.flatten(a), nest.flatten(b)):
+        if (x is None) != (y is None) or (x is not None and x.dtype != y.dtype):
+            raise TypeError(f"{message}\n\ntrue_fn returned {x!r}, false_fn returned {y!r}")
+
+
+def graph_while(graph, cond, body, loop_vars):
+    """`while_loop` while a function is traced: as TF's graph mode, the test and the body
+    are traced once each (with the loop variables as inputs) into one while node, which runs
+    the loop (see `Graph.add_while`); the loop variables become tensors, and the result has
+    the structure of `loop_vars`. A body of one loop variable may return it bare.
+
+    Returns None when the test or the body decided something in Python on a traced value
+    (`if` on a tensor AutoGraph did not convert, `int(i)`): their one trace could not stand
+    for every iteration, so the caller runs the loop in Python instead."""
+    initial = [convert_to_tensor(x) for x in nest.flatten(loop_vars)]
+    stand_ins = [Tensor(t._value) for t in initial]
+    packed = nest.pack_sequence_as(loop_vars, stand_ins)
+
+    def run_body():
+        new = body(*packed)
+        if len(initial) == 1 and not _is_nested(new):
+            new = [new]
+        _assert_same_structure(list(loop_vars), list(new))
+        return [convert_to_tensor(x) for x in nest.flatten(_read_variables(new))]
+
+    test = graph.trace_branch(lambda: convert_to_tensor(cond(*packed)), stand_ins)
+    new = graph.trace_branch(run_body, stand_ins, test[0].inputs)
+    if test[0].python_decided or new[0].python_decided:
+        return None
+    for i, (a, b) in enumerate(zip(initial, new[1])):
+        if a.dtype != b.dtype:
+            raise TypeError(
+                f"Loop variable {i} enters the loop with dtype {a.dtype.name} but has dtype "
+                f"{b.dtype.name} after one iteration"
+            )
+    outs = graph.add_while(initial, (test[0], [test[1]]), new)
+    return nest.pack_sequence_as(loop_vars, outs)
+
+
 # --- while_loop ----------------------------------------------------------------------------
 def while_loop(
     cond,
@@ -289,6 +380,11 @@ def while_loop(
         def body(i, lv):
             return (i + 1, user_body(*lv))
 
+    graph = tracing_graph()
+    if graph is not None:
+        result = graph_while(graph, cond, body, loop_vars)
+        if result is not None:
+            return result[1] if maximum_iterations is not None else result
     structure = list(loop_vars)
     while cond(*loop_vars):
         loop_vars = body(*loop_vars)

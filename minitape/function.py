@@ -52,7 +52,7 @@ import numpy as np
 from . import nest
 from .context import STATE, next_id
 from .dtypes import as_dtype
-from .tape import apply, logger
+from .tape import Op, apply, logger
 from .tensor import Tensor, TensorShape, Variable, _as_shape, _snapshot, convert_to_tensor
 
 __all__ = [
@@ -100,6 +100,11 @@ def functions_run_eagerly():
 _OP = "op"  # ("op", op, in_slots, attrs, out)   out <- op.forward(*ins, **attrs)
 _READ = "read"  # ("read", var, (), None, out)       out <- the variable's value now
 _ASSIGN = "assign"  # ("assign", var, (slot,), how, None) var.assign/assign_add/assign_sub(slot)
+# and the two control-flow nodes, whose `what` is a `_Branches` (sub-graphs) and whose output
+# is a tuple of slots (None for a None result):
+_COND = "cond"  # ("cond", branches, (pred, *captured), None, outs)   the then or the else graph
+_WHILE = "while"  # ("while", branches, (*initial, *captured), None, outs)   test, body, test...
+_CONTROL_FLOW = (_COND, _WHILE)
 _TF_NAMES = {
     "assign": "AssignVariableOp",
     "assign_add": "AssignAddVariableOp",
@@ -111,23 +116,38 @@ class Graph:
     """What one trace recorded: numbered value *slots*, and the nodes that fill them in order.
 
     A slot holds a tensor argument (`inputs`), a constant captured by value (`constants`), a
-    variable's value as read, or an op's result. `print(graph)` lists the nodes."""
+    variable's value as read, or an op's result. `print(graph)` lists the nodes.
 
-    def __init__(self, name):
+    A `tf.cond` (or an `if` on a tensor, once AutoGraph converted it) records its two
+    branches as *sub-graphs*: Graphs with a `parent`, whose nodes read the parent's slots
+    directly (one numbering for all), recorded into one `cond` node; a `while` records its
+    test and body the same way (see `trace_branch`, `add_cond`, `add_while`)."""
+
+    def __init__(self, name, parent=None, scope=None):
         self.name = name
+        self.parent = parent
         self.nodes = []
         self.inputs, self.input_names = [], []  # slots of the tensor arguments
-        self.constants = {}  # slot -> Tensor captured by value
         self.outputs = None  # the returned structure, slots for tensors
-        self.structured_outputs = None  # the same structure, the traced tensors
-        self.specs = []  # slot -> (shape, dtype name)
-        self.unreplayable = None  # why a replay could not redo this trace, once it is known
-        self.created_variables = False
-        self._first_id = next_id()  # variables with larger ids are new
         self._slots = {}  # id(tensor) -> slot, while tracing
-        self._traced = []  # slot -> tensor (keeps those ids unique)
         self._old_values = {}  # var id -> (var, value before the trace)
-        self._reads = []  # the variable reads seen while tracing
+        self.python_decided = False  # Python read a traced tensor's value (value_used)
+        if parent is None:
+            self.root = self
+            self.constants = {}  # slot -> Tensor captured by value
+            self.specs = []  # slot -> (shape, dtype name)
+            self.structured_outputs = None  # the same structure, the traced tensors
+            self.unreplayable = None  # why a replay could not redo this trace, once it is known
+            self.created_variables = False
+            self.has_control_flow = False  # recorded a cond or while node
+            self.autograph = True  # (False: TF refuses a Python `if` on a traced tensor)
+            self._first_id = next_id()  # variables with larger ids are new
+            self._traced = []  # slot -> tensor (keeps those ids unique)
+            self._reads = []  # the variable reads seen while tracing
+        else:  # a branch, a loop's test or body: slots and constants are the root's
+            self.root = root = parent.root
+            self.constants, self.specs, self._traced = root.constants, root.specs, root._traced
+            self.kernel_scope = scope  # (its random ops draw from kernels of their own)
 
     # -- building --------------------------------------------------------------------------
     def _new_slot(self, tensor):
@@ -137,11 +157,21 @@ class Graph:
         self.specs.append((tuple(np.shape(tensor._value)), tensor._value.dtype.name))
         return slot
 
+    def _find(self, key):
+        """The slot known by `key` (a tensor's id) here or in an enclosing graph, or None."""
+        graph = self
+        while graph is not None:
+            slot = graph._slots.get(key)
+            if slot is not None:
+                return slot
+            graph = graph.parent
+        return None
+
     def _slot(self, tensor):
         """The slot of a tensor; a tensor made outside the trace becomes a constant."""
-        slot = self._slots.get(id(tensor))
+        slot = self._find(id(tensor))
         if slot is None:
-            slot = self._new_slot(tensor)
+            slot = self.root._new_slot(tensor)
             self.constants[slot] = tensor
         return slot
 
@@ -156,19 +186,20 @@ class Graph:
     # -- the three hooks the core calls while STATE.tracer is this graph ------------------
     def record(self, op, inputs, out, attrs):
         if op.name.startswith("CustomGradient"):  # its forward and gradient are Python closures
-            self.unreplayable = "uses custom_gradient"
+            self.root.unreplayable = "uses custom_gradient"
         ins = tuple(self._slot(x) for x in inputs)
         self.nodes.append((_OP, op, ins, attrs, self._new_slot(out)))
 
     def value_used(self, tensor):
         """Python used the value of a tensor that comes from the arguments or the variables:
-        an `if` or `while` on it (or `tf.cond`'s predicate), `float()`, `int()`, an index,
-        `.numpy()`. TF's autograph turns the first ones into graph ops that decide again on
-        every call (and refuses `.numpy()`); a replay of this trace could only repeat today's
-        value, so the function runs its Python code on every call instead."""
-        slot = self._slots.get(id(tensor))
+        `float()`, `int()`, an index, `.numpy()`, or an `if` or `while` that AutoGraph did not
+        convert. (TF makes a cast of `float()` and refuses `.numpy()`.) A replay of this trace
+        could only repeat today's value, so the function runs its Python code on every call
+        instead."""
+        slot = self._find(id(tensor))
         if isinstance(tensor, Variable) or (slot is not None and slot not in self.constants):
-            self.unreplayable = (
+            self.python_decided = True
+            self.root.unreplayable = (
                 "uses a tensor's value in Python (if, while, float(), .numpy(), ...)"
             )
 
@@ -179,12 +210,12 @@ class Graph:
     def variable_read(self, var, read):
         """`var` was read as the tensor `read`: every read of one value shares one slot."""
         self._note(var)
-        slot = self._slots.get(id(var._snap))
+        slot = self._find(id(var._snap))
         if slot is None or slot in self.constants:  # a value not read yet in this trace
             slot = self._new_slot(var._snap)
             self.nodes.append((_READ, var, (), None, slot))
         self._slots[id(read)] = slot
-        self._reads.append(read)  # (kept alive, so that its id() stays its own)
+        self.root._reads.append(read)  # (kept alive, so that its id() stays its own)
 
     def variable_assigned(self, var, value, how):
         """Called just before `var` changes."""
@@ -197,8 +228,74 @@ class Graph:
         self.nodes.append((_ASSIGN, var, (slot,), how, None))
 
     def _note(self, var):
-        if var._id > self._first_id:
-            self.created_variables = True
+        if var._id > self.root._first_id:
+            self.root.created_variables = True
+
+    # -- control flow: sub-graphs ----------------------------------------------------------
+    def trace_branch(self, fn, inputs=(), slots=None):
+        """Trace `fn()` into a new sub-graph of this one, *dry*: no tape records it, and every
+        variable it assigns and every random stream it draws from is put back afterwards (TF
+        builds both branches of a cond, and runs one). `inputs`: stand-in tensors of a loop's
+        variables, which become the sub-graph's inputs (at `slots`, to share them with another
+        sub-graph). Returns (the sub-graph, what `fn` returned)."""
+        from .random import _unchanged
+
+        scope = (getattr(self, "kernel_scope", None), len(self.nodes), slots is not None)
+        sub = Graph(self.name, parent=self, scope=scope)
+        for i, t in enumerate(inputs):
+            if slots is None:
+                sub.inputs.append(sub._new_slot(t))
+            else:
+                sub._slots[id(t)] = slots[i]
+                sub.inputs.append(slots[i])
+        saved = STATE.tracer, STATE.tapes
+        STATE.tracer, STATE.tapes = sub, []
+        try:
+            with _unchanged():
+                result = fn()
+        finally:
+            STATE.tracer, STATE.tapes = saved
+            for var, old in sub._old_values.values():
+                var._snap = old
+        return sub, result
+
+    def add_cond(self, pred, then, orelse):
+        """Record a cond node: `then` and `orelse` are (sub-graph, flat list of its results:
+        tensors or None) from `trace_branch`. The branch `pred` picks runs now, for real (a
+        tape records it); returns its results as new tensors."""
+        graphs = (self._finish_branch(*then), self._finish_branch(*orelse))
+        captured = sorted(set(_captured(graphs[0])) | set(_captured(graphs[1])))
+        return self._add_node(_COND, graphs, (self._slot(pred), *captured))
+
+    def add_while(self, initial, test, body):
+        """Record a while node: `initial` the loop variables (tensors), `test` (sub-graph, the
+        predicate) and `body` (sub-graph, the new loop variables) from `trace_branch` with the
+        same inputs. The loop runs now, for real; returns the final loop variables."""
+        graphs = (self._finish_branch(*test), self._finish_branch(*body))
+        captured = sorted(set(_captured(graphs[0])) | set(_captured(graphs[1])))
+        return self._add_node(_WHILE, graphs, (*[self._slot(t) for t in initial], *captured))
+
+    def _finish_branch(self, sub, results):
+        sub.outputs = [None if r is None else sub._slot(r) for r in results]
+        sub._prune()
+        sub._slots = sub._old_values = None
+        return sub
+
+    def _add_node(self, kind, graphs, ins):
+        branches = _Branches(graphs)
+        for var in branches.assigned:  # (so that a dry trace can put them back)
+            self._old_values.setdefault(var._id, (var, var._snap))
+        self.root.has_control_flow = True
+        vals = list(self._traced)  # slot -> tensor
+        saved = STATE.tracer
+        STATE.tracer = None  # (the node is recorded as one; its ops run through `apply`)
+        try:
+            outs = _RUN[kind](branches, ins, vals)
+        finally:
+            STATE.tracer = saved
+        slots = tuple(None if t is None else self._new_slot(t) for t in outs)
+        self.nodes.append((kind, branches, ins, None, slots))
+        return outs
 
     # -- finishing -------------------------------------------------------------------------
     def set_outputs(self, result):
@@ -230,8 +327,8 @@ class Graph:
         kept = []
         for node in reversed(self.nodes):
             kind, what, ins, _, out = node
-            stateful = kind is _OP and what.name.startswith(_STATEFUL)
-            if kind is _ASSIGN or out in needed or stateful:
+            outs = out if kind in _CONTROL_FLOW else (out,)
+            if _changes_state(node) or not needed.isdisjoint(outs):
                 needed.update(ins)
                 kept.append(node)
         self.nodes = kept[::-1]
@@ -241,9 +338,16 @@ class Graph:
         """The nodes as (name, type) pairs, named as TF names graph operations."""
         counts, out = {}, []
         for kind, what, _, how, _ in self.nodes:
-            kind_name = (
-                what.name if kind is _OP else "ReadVariableOp" if kind is _READ else _TF_NAMES[how]
-            )
+            if kind is _OP:
+                kind_name = what.name
+            elif kind is _READ:
+                kind_name = "ReadVariableOp"
+            elif kind is _ASSIGN:
+                kind_name = _TF_NAMES[how]
+            else:  # (TF's names: a cond or loop that changes no state is "stateless")
+                kind_name = ("" if what.changes_state else "Stateless") + (
+                    "If" if kind is _COND else "While"
+                )
             n = counts.get(kind_name, 0)
             counts[kind_name] = n + 1
             out.append(Operation(kind_name if n == 0 else f"{kind_name}_{n}", kind_name))
@@ -269,19 +373,95 @@ class Graph:
         for s in sorted(self.constants):
             if self._ref(s).startswith("%"):
                 lines.append(f"    %{s} = constant  # {self._spec(s)}")
-        for kind, what, ins, attrs, out in self.nodes:
+        lines += self._node_lines(self.nodes, "    ")
+        result = nest.map_structure(lambda s: "None" if s is None else self._ref(s), self.outputs)
+        lines.append(f"    return {result}".replace("'", ""))
+        return "\n".join(lines)
+
+    def _node_lines(self, nodes, pad):
+        lines = []
+        for kind, what, ins, attrs, out in nodes:
             if kind is _ASSIGN:
-                lines.append(f"    {what.name.split(':')[0]}.{attrs}({self._ref(ins[0])})")
+                lines.append(f"{pad}{what.name.split(':')[0]}.{attrs}({self._ref(ins[0])})")
+                continue
+            if kind in _CONTROL_FLOW:
+                lines += self._control_flow_lines(kind, what, ins, out, pad)
                 continue
             if kind is _READ:
                 text = f"read {what.name.split(':')[0]}"
             else:
                 params = [self._ref(i) for i in ins] + [f"{k}={_fmt(v)}" for k, v in attrs.items()]
                 text = f"{what.name}({', '.join(params)})"
-            lines.append(f"    %{out} = {text}".ljust(56) + f"  # {self._spec(out)}")
-        result = nest.map_structure(lambda s: "None" if s is None else self._ref(s), self.outputs)
-        lines.append(f"    return {result}".replace("'", ""))
-        return "\n".join(lines)
+            lines.append(f"{pad}%{out} = {text}".ljust(56) + f"  # {self._spec(out)}")
+        return lines
+
+    def _control_flow_lines(self, kind, branches, ins, outs, pad):
+        """A cond as `if %p:` / `else:`, a while as `while:` ... `if not %p: break`, each
+        branch ending with the slots it hands on (`-> ...`)."""
+        inner = pad + "    "
+        names = ", ".join("_" if s is None else f"%{s}" for s in outs) or "()"
+
+        def handed_on(graph):
+            results = ", ".join("None" if s is None else self._ref(s) for s in graph.outputs)
+            return f"{inner}-> {results}"
+
+        first, second = branches.graphs
+        if kind is _COND:
+            return [
+                f"{pad}{names} = if {self._ref(ins[0])}:",
+                *self._node_lines(first.nodes, inner),
+                handed_on(first),
+                f"{pad}else:",
+                *self._node_lines(second.nodes, inner),
+                handed_on(second),
+            ]
+        n = len(outs)
+        start = ", ".join(self._ref(s) for s in ins[:n])
+        loop_vars = ", ".join(f"%{s}" for s in first.inputs)
+        return [
+            f"{pad}{names} = while ({loop_vars} = {start}):",
+            *self._node_lines(first.nodes, inner),
+            f"{inner}if not {self._ref(first.outputs[0])}: break",
+            *self._node_lines(second.nodes, inner),
+            handed_on(second),
+        ]
+
+
+class _Branches:
+    """What a cond or while node runs: its two sub-graphs (then and else; test and body),
+    the variables they read (which get a zero gradient when they did not run, as in TF) and
+    assign, and whether they change state (assign or draw random numbers)."""
+
+    def __init__(self, graphs):
+        self.graphs = graphs
+        self.variables, self.assigned = [], []
+        for graph in graphs:
+            for kind, what, _, _, _ in graph.nodes:
+                if kind is _READ or kind is _ASSIGN:
+                    found = self.variables if kind is _READ else self.assigned
+                    if all(v is not what for v in found):
+                        found.append(what)
+                elif kind in _CONTROL_FLOW:
+                    for name in ("variables", "assigned"):
+                        found = getattr(self, name)
+                        found += [v for v in getattr(what, name) if all(v is not f for f in found)]
+        self.changes_state = any(_changes_state(n) for g in graphs for n in g.nodes)
+
+
+def _changes_state(node):
+    kind, what = node[0], node[1]
+    if kind is _OP:
+        return what.name.startswith(_STATEFUL)
+    return kind is _ASSIGN or (kind in _CONTROL_FLOW and what.changes_state)
+
+
+def _captured(graph):
+    """The slots a sub-graph reads from the graphs around it (constants aside)."""
+    made, read = set(graph.inputs), set(graph.outputs)
+    for kind, _, ins, _, out in graph.nodes:
+        read.update(ins)
+        made.update(out if kind in _CONTROL_FLOW else (out,))
+    return [s for s in read - made if s is not None and s not in graph.constants]
 
 
 class Operation(tuple):
@@ -312,10 +492,88 @@ def _fmt(v):
 
 
 # --- replaying ----------------------------------------------------------------------------
+def _execute(nodes, vals):
+    """Run `nodes` through `apply` (so that active tapes record them), on the tensors in
+    `vals` (a list, slot -> tensor), writing their results into it."""
+    for kind, what, ins, attrs, out in nodes:
+        if kind is _OP:
+            vals[out] = apply(what, *[vals[i] for i in ins], **attrs)
+        elif kind is _READ:
+            vals[out] = what._read()
+        elif kind is _ASSIGN:
+            what._set(vals[ins[0]], attrs)
+        else:
+            for slot, t in zip(out, _RUN[kind](what, ins, vals)):
+                if slot is not None:
+                    vals[slot] = t
+
+
+def _run_cond(branches, ins, vals):
+    """A cond node: run the branch its predicate picks."""
+    then, orelse = branches.graphs
+    graph = then if vals[ins[0]]._value else orelse
+    _execute(graph.nodes, vals)
+    results = [None if s is None else vals[s] for s in graph.outputs]
+    return _node_outputs(branches, results, [vals[s] for s in ins[1:]])
+
+
+def _run_while(branches, ins, vals):
+    """A while node: the test, then the body while the test holds (test and body read the
+    loop variables from the same input slots)."""
+    test, body = branches.graphs
+    n = len(body.inputs)
+    current = [vals[s] for s in ins[:n]]
+    while True:
+        for slot, t in zip(body.inputs, current):
+            vals[slot] = t
+        _execute(test.nodes, vals)
+        if not vals[test.outputs[0]]._value:
+            break
+        _execute(body.nodes, vals)
+        current = [vals[s] for s in body.outputs]
+    return _node_outputs(branches, current, [vals[s] for s in ins[n:]])
+
+
+_RUN = {_COND: _run_cond, _WHILE: _run_while}
+
+
+def _node_outputs(branches, results, captured):
+    """A cond's or a loop's results, as new tensors. While a tape listens, each goes through
+    `_OUTPUT`, whose gradient is the result's for it and *zero* for every tensor (and
+    variable) the sub-graphs read from outside: so, as in TF's graphs, a tensor used only by
+    the branch or the iterations that did not run gets a zero gradient, not None."""
+    if not STATE.tapes:
+        return [None if r is None else _snapshot(r._value, next_id()) for r in results]
+    captured = captured + [v._read() for v in branches.variables]
+    return [None if r is None else apply(_OUTPUT, r, *captured) for r in results]
+
+
+def _output_forward(result, *captured):
+    return result
+
+
+def _output_vjp(g, ans, inputs):
+    trace = getattr(STATE.tracer, "root", None)
+    if trace is not None:
+        # A gradient taken inside the function, through a cond or a loop: the ops of this
+        # backward pass are those of the branch (the iterations) that ran at this trace, and
+        # a replay would repeat them whatever its predicate. So the function runs as a trace
+        # on every call instead (the numbers are TF's; its Python runs on every call).
+        trace.unreplayable = "takes a gradient through an if, a while or a tf.cond inside itself"
+    return [g] + [
+        Tensor(np.zeros_like(x._value)) if x._value.dtype.kind in "fc" else None for x in inputs[1:]
+    ]
+
+
+_OUTPUT = Op("Identity", _output_forward)
+_OUTPUT.vjps = _output_vjp
+
+
 def _compile(graph):
     """Turn the graph into straight-line Python: one line per node, numpy values in local
     variables. This is the fast replay (no tape, no outer trace listening): no per-op
-    checks, no tensors, no bookkeeping -- only each op's numpy `forward`, in order.
+    checks, no tensors, no bookkeeping -- only each op's numpy `forward`, in order (a cond
+    node becomes an `if`/`else`, a while node a `while` loop).
 
     Returns the source (`concrete.python_source`, worth printing once) and the function.
     Its arguments are the values of the tensor arguments; it returns {slot: value} for the
@@ -330,35 +588,81 @@ def _compile(graph):
         env[known[slot]] = t._value
     args = [f"s{slot}" for slot in graph.inputs]
     known.update(zip(graph.inputs, args))
+
+    def emit(nodes, pad, lines):
+        for kind, what, ins, attrs, out in nodes:
+            if kind is _ASSIGN:
+                var = _global_name(env, "v_" + what.name.split(":")[0], what)
+                lines.append(f"{pad}{var}._set({known[ins[0]]}, {attrs!r})")
+            elif kind is _READ:
+                var = _global_name(env, "v_" + what.name.split(":")[0], what)
+                known[out] = f"s{out}"
+                lines.append(f"{pad}s{out} = {var}._snap._value")
+            elif kind is _COND:
+                then, orelse = what.graphs
+                lines.append(f"{pad}if {known[ins[0]]}:")
+                emit_branch(then, out, pad + "    ", lines)
+                lines.append(f"{pad}else:")
+                emit_branch(orelse, out, pad + "    ", lines)
+            elif kind is _WHILE:
+                test, body = what.graphs
+                for slot in body.inputs:
+                    known[slot] = f"s{slot}"
+                if body.inputs:
+                    starts = ins[: len(body.inputs)]
+                    lines.append(f"{pad}{_tuple(known, body.inputs)} = {_tuple(known, starts)}")
+                lines.append(f"{pad}while True:")
+                emit(test.nodes, pad + "    ", lines)
+                lines.append(f"{pad}    if not {known[test.outputs[0]]}:")
+                lines.append(f"{pad}        break")
+                emit_branch(body, body.inputs, pad + "    ", lines)
+                handed = [(o, i) for o, i in zip(out, body.inputs) if o is not None]
+                for o, _ in handed:
+                    known[o] = f"s{o}"
+                if handed:
+                    outs, ins_ = zip(*handed)
+                    lines.append(f"{pad}{_tuple(known, outs)} = {_tuple(known, ins_)}")
+            elif ins and constant.issuperset(ins) and not what.name.startswith(_STATEFUL):
+                constant.add(out)
+                known[out] = f"c{out}"
+                env[known[out]] = what.forward(*[env[known[i]] for i in ins], **attrs)
+            else:
+                fname = _global_name(env, what.name, what.forward)
+                params = [known[i] for i in ins]
+                for name, value in attrs.items():
+                    if _is_literal(value):
+                        params.append(f"{name}={value!r}")
+                    else:
+                        env[f"a{out}_{name}"] = value
+                        params.append(f"{name}=a{out}_{name}")
+                known[out] = f"s{out}"
+                lines.append(f"{pad}s{out} = {fname}({', '.join(params)})")
+
+    def emit_branch(sub, targets, pad, lines):
+        """A sub-graph's nodes, then its results handed on to the slots `targets`."""
+        before = len(lines)
+        emit(sub.nodes, pad, lines)
+        handed = [(t, r) for t, r in zip(targets, sub.outputs) if t is not None]
+        for t, _ in handed:
+            known.setdefault(t, f"s{t}")
+        if handed:
+            ts, rs = zip(*handed)
+            lines.append(f"{pad}{_tuple(known, ts)} = {_tuple(known, rs)}")
+        if len(lines) == before:
+            lines.append(f"{pad}pass")
+
     lines = []
-    for kind, what, ins, attrs, out in graph.nodes:
-        if kind is _ASSIGN:
-            var = _global_name(env, "v_" + what.name.split(":")[0], what)
-            lines.append(f"{var}._set({known[ins[0]]}, {attrs!r})")
-        elif kind is _READ:
-            var = _global_name(env, "v_" + what.name.split(":")[0], what)
-            known[out] = f"s{out}"
-            lines.append(f"s{out} = {var}._snap._value")
-        elif ins and constant.issuperset(ins) and not what.name.startswith(_STATEFUL):
-            constant.add(out)
-            known[out] = f"c{out}"
-            env[known[out]] = what.forward(*[env[known[i]] for i in ins], **attrs)
-        else:
-            fname = _global_name(env, what.name, what.forward)
-            params = [known[i] for i in ins]
-            for name, value in attrs.items():
-                if _is_literal(value):
-                    params.append(f"{name}={value!r}")
-                else:
-                    env[f"a{out}_{name}"] = value
-                    params.append(f"{name}=a{out}_{name}")
-            known[out] = f"s{out}"
-            lines.append(f"s{out} = {fname}({', '.join(params)})")
+    emit(graph.nodes, "    ", lines)
     results = sorted({s for s in nest.flatten(graph.outputs) if s is not None})
-    lines.append("return {" + ", ".join(f"{s}: {known[s]}" for s in results) + "}")
-    source = f"def replay({', '.join(args)}):\n" + "".join(f"    {line}\n" for line in lines)
+    lines.append("    return {" + ", ".join(f"{s}: {known[s]}" for s in results) + "}")
+    source = f"def replay({', '.join(args)}):\n" + "".join(f"{line}\n" for line in lines)
     exec(compile(source, f"<minitape.function {graph.name}>", "exec"), env)
     return source, env["replay"]
+
+
+def _tuple(known, slots):
+    """`a, b` for an assignment of several slots, `a` for one."""
+    return ", ".join(known[s] for s in slots)
 
 
 def _global_name(env, name, obj):
@@ -429,13 +733,7 @@ class ConcreteFunction:
         vals = self._tensors.copy()
         for slot, t in zip(self.graph.inputs, tensors):
             vals[slot] = t
-        for kind, what, ins, attrs, out in self.graph.nodes:
-            if kind is _OP:
-                vals[out] = apply(what, *[vals[i] for i in ins], **attrs)
-            elif kind is _READ:
-                vals[out] = what._read()
-            else:
-                what._set(vals[ins[0]], attrs)
+        _execute(self.graph.nodes, vals)
         return nest.map_structure(lambda s: None if s is None else vals[s], self.graph.outputs)
 
     @property
@@ -634,7 +932,7 @@ def _bind_to_spec(value, spec):
 class Function:
     """A Python function plus its traced graphs, one per call signature."""
 
-    def __init__(self, python_function, input_signature=None):
+    def __init__(self, python_function, input_signature=None, autograph=True):
         if not callable(python_function):
             raise TypeError(f"{python_function!r} is not a callable object")
         functools.update_wrapper(self, python_function)
@@ -648,6 +946,8 @@ class Function:
             self._py_signature = None
         self._graphs = {}  # signature key -> ConcreteFunction
         self._tracing_count = 0
+        self._autograph = bool(autograph)
+        self._converted = None  # what is traced: see _python()
 
     def __get__(self, instance, owner):
         """`@tf.function` on a method: `self` becomes the first argument."""
@@ -695,10 +995,12 @@ class Function:
     def __call__(self, *args, **kwargs):
         if self.input_signature is not None:
             args, kwargs = self._bind_signature(args, kwargs)
-        if _RUN_EAGERLY[0] or STATE.tracer is not None:
-            # Debugging, or called while another function is traced: run the Python code
-            # (the outer trace records its ops like any others).
+        if _RUN_EAGERLY[0]:  # debugging: the Python code as written, eagerly
             return self.python_function(*args, **kwargs)
+        if STATE.tracer is not None:
+            # Called while another function is traced: run the (converted) Python code (the
+            # outer trace records its ops like any others).
+            return self._python()(*args, **kwargs)
         key, tensors, names, bound = self._signature(args, kwargs)
         concrete = self._graphs.get(key, _NOT_TRACED)
         if concrete is _NOT_TRACED:
@@ -713,13 +1015,43 @@ class Function:
                     self._trace(*self._signature(args, kwargs), dry=True)
             return outputs
         if not concrete.graph.replayable:
-            return self.python_function(*args, **kwargs)
+            return self._run_unreplayable(concrete.graph, args, kwargs)
         return concrete._call_flat(tensors)
+
+    def _python(self):
+        """The Python function to trace: AutoGraph's conversion of it (`autograph.py`), or
+        the function itself with `autograph=False` (or when it cannot be converted)."""
+        if self._converted is None:
+            if self._autograph:
+                from .autograph import convert
+
+                self._converted = convert(self.python_function)
+            else:
+                self._converted = self.python_function
+        return self._converted
+
+    def _run_unreplayable(self, graph, args, kwargs):
+        """A call of a function whose trace cannot be replayed: its Python code again. If
+        that code built conds or loops, it runs as a trace that is thrown away (so that they
+        keep TF's graph semantics: tensors out, both branches traced, zero gradients for what
+        did not run)."""
+        if not graph.has_control_flow:
+            return self._python()(*args, **kwargs)
+        scratch = Graph(self.__name__)
+        scratch.kernel_scope = graph.kernel_scope
+        saved = STATE.tracer
+        STATE.tracer = scratch
+        try:
+            scratch.set_outputs(self._python()(*args, **kwargs))
+            return scratch.traced_outputs()
+        finally:
+            STATE.tracer = saved
 
     def _trace(self, key, tensors, names, bound, dry=False):
         """Run the Python function once with a Graph listening; return what it returned.
         `dry`: put every variable back afterwards (for `get_concrete_function`)."""
         graph = Graph(self.__name__)
+        graph.autograph = self._autograph
         # (the random ops of every trace for this signature draw from the same kernels: the
         # graph that is replayed continues the streams its first, variable-making trace began)
         graph.kernel_scope = (id(self), key)
@@ -731,7 +1063,7 @@ class Function:
         if dry:
             STATE.tapes = []  # a trace that changes nothing records nothing either
         try:
-            result = self.python_function(*bound.args, **bound.kwargs)
+            result = self._python()(*bound.args, **bound.kwargs)
             graph.set_outputs(result)
             outputs = graph.structured_outputs = graph.traced_outputs()
         finally:
@@ -782,10 +1114,12 @@ def function(
 
     `input_signature` (a list of `TensorSpec`s, one per argument) fixes what the arguments
     must be: each is converted to its spec's dtype, and one that does not fit raises TF's
-    TypeError. `autograph`, `jit_compile`, `reduce_retracing` are accepted and ignored;
-    minitape always traces once per exact signature."""
+    TypeError. `autograph=False` traces the Python code as it is written, without converting
+    its `if`/`while`/`for` on tensors (see `autograph.py`). `jit_compile`,
+    `reduce_retracing` are accepted and ignored; minitape always traces once per exact
+    signature."""
     if input_signature is not None:
         input_signature = _check_signature(input_signature)
     if func is None:
-        return functools.partial(Function, input_signature=input_signature)
-    return Function(func, input_signature)
+        return functools.partial(Function, input_signature=input_signature, autograph=autograph)
+    return Function(func, input_signature, autograph)

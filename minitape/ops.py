@@ -1495,7 +1495,14 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
         raise invalid("Range", f"Requires start <= limit when delta > 0: {lo}/{hi}")
     if step < 0 and lo < hi:
         raise invalid("Range", f"Requires start >= limit when delta < 0: {lo}/{hi}")
+    if STATE.tracer is not None:  # in a traced function: an op (`tf.range(n)` of a traced n)
+        return apply(_RANGE, *args, dtype=npd)
     return Tensor(np.arange(lo, hi, step).astype(npd))
+
+
+_RANGE = Op(
+    "Range", lambda start, limit, delta, dtype: np.arange(start, limit, delta).astype(dtype)
+)
 
 
 def _range_kernel(npd):

@@ -348,12 +348,19 @@ def test_unused_ops_are_pruned_but_random_draws_stay():
 
 
 def test_python_control_flow_on_values_decides_on_every_call():
-    # TF's autograph makes the `if` a graph op; minitape runs the Python code on every call
-    @tf.function
+    # AutoGraph makes the `if` a graph cond: the replay decides on every call
     def absolute(x):
         if x > 0:
             return x
         return -x
+
+    converted = tf.function(absolute)
+    assert [float(converted(tf.constant(v))) for v in (2.0, -3.0)] == [2.0, 3.0]
+    concrete = converted.get_concrete_function(tf.constant(1.0))
+    assert float(concrete(tf.constant(-4.0))) == 4.0 and "if s" in concrete.python_source
+    assert converted.experimental_get_tracing_count() == 1
+    # without AutoGraph, the trace hands the value to Python: the Python code runs every call
+    absolute = tf.function(absolute, autograph=False)
 
     assert float(absolute(tf.constant(2.0))) == 2.0
     assert float(absolute(tf.constant(-3.0))) == 3.0

@@ -1,0 +1,779 @@
+"""AutoGraph (`tf.autograph`): the rewrite `minitape.function` applies to a Python function
+before tracing it, so that an `if`, `while` or `for` on a *tensor* becomes graph control flow.
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            y = x * 2
+        else:
+            y = -x
+        return y
+
+    print(tf.autograph.to_code(f.python_function))
+
+A trace runs the Python code once. A plain `if x > 0:` would ask for the traced value of `x`,
+take one branch, and the graph would repeat that branch on every call. So, as TF does, the
+function's source is rewritten (`convert`, with Python's `ast`): each branch or loop body
+becomes a small function, the variables it assigns are handed in and out by `get_state` /
+`set_state`, and the statement becomes a call of an operator below:
+
+    def if_body():                  def else_body():
+        nonlocal y                      nonlocal y
+        y = x * 2                       y = -x
+    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
+
+The operators decide when the code runs. On a Python value (`if training:`, `for layer in
+self.layers`) they run plain Python: the branch is picked while tracing, the loop unrolled.
+On a tensor, while a function is traced, they build `tf.cond` / `tf.while_loop` (see
+`control_flow.graph_cond`, `graph_while`): *both* branches are traced (so a `print` or
+`list.append` in either happens once, at tracing), the results become tensors (a branch's
+Python `0.0` too), and the graph decides again on every call. `for i in tf.range(n)` (any
+tensor) becomes a while loop over its first dimension.
+
+`return` inside an `if` becomes an assignment of `retval_` (statements after an `if` that
+returns move into its other branch, as TF's rewrite does). What is not converted stays
+Python, and runs as before (a tensor value decided in Python makes the function run its
+Python code on every call, see `function.py`): a loop containing `break`, `continue` or
+`return`, a function using `global` or `nonlocal`, functions called from the traced one
+(TF converts those too), lambdas, and any function whose source cannot be read.
+"""
+
+import ast
+import functools
+import inspect
+import sys
+import textwrap
+import types
+
+import numpy as np
+
+from . import control_flow
+from .tape import Op, apply, logger
+from .tensor import Tensor, Variable, convert_to_tensor
+
+__all__ = ["to_code", "convert", "experimental"]
+
+
+# --- the operators the converted code calls ------------------------------------------------
+class Undefined:
+    """The value of a variable not assigned yet (TF's `ag__.Undefined`): a branch that leaves
+    it undefined while the other assigns it is an error when the `if` is a graph cond."""
+
+    undefined = True
+
+    def __init__(self, symbol_name):
+        self.symbol_name = symbol_name
+
+    def __repr__(self):
+        return f"<undefined {self.symbol_name}>"
+
+
+def _is_undefined(x):
+    return isinstance(x, Undefined)
+
+
+def _graph_for(value):
+    """The function graph being traced, if `value` is a tensor that a graph must decide on."""
+    if isinstance(value, (Tensor, Variable)):
+        return control_flow.tracing_graph()
+    return None
+
+
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    """`if cond: body() else: orelse()`. On a tensor while tracing: a graph cond of both
+    branches, whose results are the variables named in `symbol_names`."""
+    graph = _graph_for(cond)
+    if graph is None:
+        if cond:
+            body()
+        else:
+            orelse()
+        return
+    initial = get_state()
+    undefined = {}
+
+    def branch(fn, which):
+        def run():
+            set_state(initial)
+            fn()
+            state = get_state()
+            undefined[which] = [_is_undefined(x) for x in state]
+            return tuple(None if _is_undefined(x) else x for x in state)
+
+        return run
+
+    def check(then, orelse):
+        _check_branches(symbol_names, then, orelse, undefined)
+
+    result = control_flow.graph_cond(graph, cond, branch(body, 0), branch(orelse, 1), check)
+    set_state(
+        tuple(
+            Undefined(name) if undefined[0][i] else x
+            for i, (name, x) in enumerate(zip(symbol_names, result))
+        )
+    )
+
+
+def _check_branches(names, then, orelse, undefined):
+    """TF's errors for an `if` on a tensor whose branches disagree on a variable."""
+    for i, name in enumerate(names):
+        a, b = undefined[0][i], undefined[1][i]
+        if a != b:
+            where = "else" if b else "main"
+            if name == "retval_":
+                raise ValueError(f"the {where} branch must also have a return statement.")
+            raise ValueError(f"'{name}' must also be initialized in the {where} branch")
+        x, y = then[i], orelse[i]
+        if isinstance(x, Tensor) and isinstance(y, Tensor) and x.dtype != y.dtype:
+            what = "the return value" if name == "retval_" else f"'{name}'"
+            raise TypeError(
+                f"{what} has dtype {x.dtype.name} in the main branch, but dtype "
+                f"{y.dtype.name} in the else branch"
+            )
+
+
+def if_exp(cond, if_true, if_false, expr_repr):
+    """`if_true() if cond else if_false()`; a graph cond on a tensor while tracing."""
+    graph = _graph_for(cond)
+    if graph is None:
+        return if_true() if cond else if_false()
+    return control_flow.graph_cond(graph, cond, if_true, if_false)
+
+
+def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    """`while test(): body()`. If the test is a tensor while tracing: a graph while loop whose
+    loop variables are the variables named in `symbol_names`."""
+    first = test()
+    graph = _graph_for(first)
+    if graph is None:
+        while first:
+            body()
+            first = test()
+        return
+    initial = get_state()
+    _check_defined(symbol_names, initial)
+
+    def loop_test(*state):
+        set_state(state)
+        return test()
+
+    def loop_body(*state):
+        set_state(state)
+        body()
+        return get_state()
+
+    result = control_flow.graph_while(graph, loop_test, loop_body, initial)
+    if result is None:  # (the body decided in Python on a traced value: run it in Python)
+        set_state(initial)
+        while test():
+            body()
+        return
+    set_state(tuple(result))
+
+
+def _check_defined(names, state):
+    for name, x in zip(names, state):
+        if _is_undefined(x):
+            raise ValueError(
+                f"'{name}' must be defined before the loop (minitape's AutoGraph does not "
+                "infer it from the first iteration, as TF's does)"
+            )
+
+
+def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """`for x in iter_: body(x)`. Over a tensor while tracing (`tf.range(n)` included): a graph
+    while loop over its first dimension, the index and the named variables as loop
+    variables. Over anything else: Python's loop (unrolled into the trace)."""
+    graph = _graph_for(iter_)
+    if graph is None:
+        for x in iter_:
+            body(x)
+        return
+    from .array_ops import gather
+
+    items = convert_to_tensor(iter_)
+    n = apply(_LENGTH, items)
+    initial = get_state()
+    _check_defined(symbol_names, initial)
+
+    def loop_test(i, *state):
+        return i < n
+
+    def loop_body(i, *state):
+        set_state(state)
+        body(gather(items, i))
+        return (i + 1, *get_state())
+
+    result = control_flow.graph_while(graph, loop_test, loop_body, (Tensor(np.int32(0)), *initial))
+    if result is None:  # (the body decided in Python on a traced value: run it in Python)
+        set_state(initial)
+        for x in iter_:
+            body(x)
+        return
+    set_state(tuple(result[1:]))
+
+
+_LENGTH = Op("Length", lambda x: np.int32(np.shape(x)[0]))  # (TF: Shape, then StridedSlice)
+
+
+def not_(a):
+    """`not a` (`tf.logical_not` for a tensor while tracing)."""
+    if _graph_for(a) is not None:
+        from .ops import logical_not
+
+        return logical_not(a)
+    return not a
+
+
+def and_(a, b):
+    """`a() and b()` (`tf.logical_and` of both for a tensor while tracing)."""
+    first = a()
+    if _graph_for(first) is not None:
+        from .ops import logical_and
+
+        return logical_and(first, b())
+    return first and b()
+
+
+def or_(a, b):
+    """`a() or b()` (`tf.logical_or` of both for a tensor while tracing)."""
+    first = a()
+    if _graph_for(first) is not None:
+        from .ops import logical_or
+
+        return logical_or(first, b())
+    return first or b()
+
+
+# --- the conversion ------------------------------------------------------------------------
+class _CannotConvert(Exception):
+    pass
+
+
+def to_code(entity, recursive=True, experimental_optional_features=None):
+    """The source of `entity` (a function, or a `tf.function`) as AutoGraph converts it."""
+    fn = getattr(entity, "python_function", entity)
+    return ast.unparse(_converted_def(fn, always=True)[0]) + "\n"
+
+
+def convert(fn):
+    """`fn` converted, as a function (or `fn` itself if it has no control flow to convert;
+    with TF's warning if it cannot be converted)."""
+    if isinstance(fn, functools.partial):
+        return functools.partial(convert(fn.func), *fn.args, **fn.keywords)
+    if isinstance(fn, types.MethodType):
+        return types.MethodType(convert(fn.__func__), fn.__self__)
+    if not isinstance(fn, types.FunctionType) or fn.__name__ == "<lambda>":
+        return fn
+    if getattr(fn, "__minitape_do_not_convert__", False) or "__class__" in fn.__code__.co_freevars:
+        return fn
+    try:
+        fdef, filename = _converted_def(fn)
+    except _CannotConvert:
+        return fn
+    except (OSError, TypeError, SyntaxError, IndexError) as e:
+        logger.warning("AutoGraph could not transform %r and will run it as-is. Cause: %s", fn, e)
+        return fn
+    if fdef is None:
+        return fn
+    return _compiled(fn, fdef, filename)
+
+
+def _converted_def(fn, always=False):
+    """(the converted `def tf__<name>`, the file it came from); (None, ...) when the function
+    has nothing to convert."""
+    source = textwrap.dedent(inspect.getsource(fn))
+    filename = inspect.getsourcefile(fn) or "<autograph>"
+    tree = ast.parse(source)
+    fdef = tree.body[0]
+    if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        raise _CannotConvert()
+    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
+    if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in _walk(fdef.body)):
+        raise _CannotConvert()
+    if not always and not any(isinstance(n, _CONVERTED) for n in _walk(fdef.body)):
+        return None, filename
+    return _Converter().function(fdef), filename
+
+
+_CONVERTED = (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp, ast.UnaryOp)
+
+
+def _compiled(fn, fdef, filename):
+    """The converted function, with `fn`'s globals, defaults and closure cells (and `ag__`,
+    this module). It is compiled inside a factory whose locals are the free variables, so
+    that they stay free variables of the result, bound to `fn`'s own cells."""
+    names = list(fn.__code__.co_freevars)
+    factory = ast.FunctionDef(
+        name="factory",
+        args=ast.arguments([], [], None, [], [], None, []),
+        body=[
+            *[ast.Assign([ast.Name(n, ast.Store())], ast.Constant(None)) for n in ["ag__", *names]],
+            fdef,
+            ast.Return(ast.Name(fdef.name, ast.Load())),
+        ],
+        decorator_list=[],
+    )
+    module = ast.fix_missing_locations(ast.Module([factory], []))
+    code = compile(module, filename, "exec")
+    factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    inner = next(
+        c
+        for c in factory_code.co_consts
+        if isinstance(c, types.CodeType) and c.co_name == fdef.name
+    )
+    cells = dict(zip(names, fn.__closure__ or ()))
+    cells["ag__"] = types.CellType(sys.modules[__name__])
+    converted = types.FunctionType(
+        inner,
+        fn.__globals__,
+        fn.__name__,
+        fn.__defaults__,
+        tuple(cells[n] for n in inner.co_freevars),
+    )
+    converted.__kwdefaults__ = fn.__kwdefaults__
+    converted.__doc__, converted.__qualname__ = fn.__doc__, fn.__qualname__
+    return converted
+
+
+def _walk(stmts):
+    """Every node in `stmts`, not looking into nested functions, lambdas and classes."""
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _assigned(stmts):
+    """The names `stmts` assign (in order of appearance), nested functions' names included."""
+    names = []
+    for node in _walk_in_order(stmts):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found = node.id
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found = node.name
+        else:
+            continue
+        if found not in names:
+            names.append(found)
+    return names
+
+
+def _walk_in_order(stmts):
+    for stmt in stmts:
+        yield stmt
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            yield from _walk_in_order(list(ast.iter_child_nodes(stmt)))
+
+
+def _used(nodes):
+    return {
+        n.id for n in _walk(nodes) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    } | {
+        name
+        for n in _walk(nodes)
+        if isinstance(n, (ast.FunctionDef, ast.Lambda))
+        for name in _loads_inside(n)
+    }
+
+
+def _loads_inside(fn):
+    return {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _live_in(stmts, live_out):
+    """The names possibly read before being assigned, running `stmts` then code reading
+    `live_out` (a backward liveness analysis, enough to tell a loop's variables from its
+    temporaries)."""
+    live = set(live_out)
+    for stmt in reversed(stmts):
+        live = _live_in_stmt(stmt, live)
+    return live
+
+
+def _live_in_stmt(stmt, live_out):
+    if isinstance(stmt, ast.If):
+        return _used([stmt.test]) | _live_in(stmt.body, live_out) | _live_in(stmt.orelse, live_out)
+    if isinstance(stmt, (ast.While, ast.For)):
+        head = _used([stmt.test] if isinstance(stmt, ast.While) else [stmt.iter])
+        live = set(live_out) | head | _live_in(stmt.orelse, live_out)
+        for _ in range(3):  # (a fixed point: what the next iteration reads)
+            body = _live_in(stmt.body, live)
+            if isinstance(stmt, ast.For):
+                body -= set(_assigned([stmt.target]))
+            live = set(live_out) | head | body
+        return live
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) or isinstance(stmt, ast.AugAssign):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        killed = {t.id for t in targets if isinstance(t, ast.Name)}
+        if isinstance(stmt, ast.AugAssign):
+            killed = set()
+        return (set(live_out) - killed) | _used([stmt])
+    if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+        return (set(live_out) - {stmt.name}) | _loads_inside(stmt)
+    return set(live_out) | _used([stmt])
+
+
+def _contains(stmts, kinds):
+    return any(isinstance(n, kinds) for n in _walk(stmts))
+
+
+def _loose_jumps(stmts):
+    """Whether `stmts` hold a `break` or `continue` of a loop around them."""
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(node, (ast.While, ast.For)):
+            todo.extend(node.orelse)
+            continue
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _always_returns(stmts):
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, ast.Return):
+        return True
+    return isinstance(last, ast.If) and _always_returns(last.body) and _always_returns(last.orelse)
+
+
+def _lift_returns(stmts):
+    """In each block: after an `if` one of whose branches always returns, the statements
+    that follow move into its other branch (TF's ConditionalReturnRewriter), and code after
+    a statement that always returns is dropped."""
+    out = []
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, ast.If):
+            stmt.body, stmt.orelse = _lift_returns(stmt.body), _lift_returns(stmt.orelse)
+            rest = stmts[i + 1 :]
+            if rest and _always_returns(stmt.body) and not _always_returns(stmt.orelse):
+                stmt.orelse = _lift_returns(stmt.orelse + rest)
+                return out + [stmt]
+            if rest and _always_returns(stmt.orelse) and not _always_returns(stmt.body):
+                stmt.body = _lift_returns(stmt.body + rest)
+                return out + [stmt]
+        out.append(stmt)
+        if _always_returns([stmt]):
+            return out
+    return out
+
+
+def _returns_outside_loops(stmts):
+    """The `return` statements of `stmts` that no loop holds."""
+    found, todo = [], list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            found.append(node)
+        elif not isinstance(
+            node,
+            (ast.While, ast.For, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef),
+        ):
+            todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _name(id_, store=False):
+    return ast.Name(id_, ast.Store() if store else ast.Load())
+
+
+def _call(func, *args):
+    return ast.Call(ast.Attribute(_name("ag__"), func, ast.Load()), list(args), [])
+
+
+def _assign(name, value):
+    return ast.Assign([_name(name, store=True)], value)
+
+
+class _Converter:
+    """Rewrites one function: its returns (`_returns`), then its blocks (`_block`)."""
+
+    def __init__(self):
+        self.counts = {}
+
+    def _fresh(self, base):
+        n = self.counts.get(base, 0)
+        self.counts[base] = n + 1
+        return base if n == 0 else f"{base}_{n}"
+
+    def function(self, fdef):
+        fdef.decorator_list = []
+        fdef.name = f"tf__{fdef.name}"
+        body = self._returns(_lift_returns(fdef.body))
+        params = fdef.args
+        defined = {a.arg for a in params.posonlyargs + params.args + params.kwonlyargs}
+        defined |= {a.arg for a in (params.vararg, params.kwarg) if a is not None}
+        fdef.body = self._block(body, defined, set()) or [ast.Pass()]
+        return ast.fix_missing_locations(fdef)
+
+    # -- return -> retval_ -----------------------------------------------------------------
+    def _returns(self, body):
+        """Returns inside `if`s become `retval_ = ...` (the function ends `return retval_`);
+        code after an `if` that may return runs under `if not do_return:`. Returns inside
+        loops stay (such a loop is not converted)."""
+        returns = _returns_outside_loops(body)
+        if all(any(r is s for s in body) for r in returns):
+            return body  # (only returns at the top level: nothing to rewrite)
+        self.marks, self.guarded = set(), False
+        body = self._rewrite_returns(body)
+        top = [_assign("retval_", _call("Undefined", ast.Constant("retval_")))]
+        if self.guarded:
+            top.insert(0, _assign("do_return", ast.Constant(False)))
+        else:  # (no code runs after a return: do_return is never read)
+            body = _without(body, self.marks)
+        return top + body + [ast.Return(_name("retval_"))]
+
+    def _rewrite_returns(self, stmts):
+        out = []
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, ast.Return):
+                mark = ast.copy_location(_assign("do_return", ast.Constant(True)), stmt)
+                self.marks.add(id(mark))
+                value = stmt.value or ast.Constant(None)
+                return out + [mark, ast.copy_location(_assign("retval_", value), stmt)]
+            if isinstance(stmt, ast.If):
+                stmt.body = self._rewrite_returns(stmt.body)
+                stmt.orelse = self._rewrite_returns(stmt.orelse)
+            out.append(stmt)
+            rest = stmts[i + 1 :]
+            if rest and any(id(n) in self.marks for n in _walk([stmt])):
+                self.guarded = True
+                guard = ast.If(ast.UnaryOp(ast.Not(), _name("do_return")), [], [])
+                guard.body = self._rewrite_returns(rest)
+                return out + [ast.copy_location(guard, rest[0])]
+        return out
+
+    # -- blocks ----------------------------------------------------------------------------
+    def _block(self, stmts, defined, live_out):
+        """Convert the statements of one block. `defined`: the names that may have a value
+        before it; `live_out`: the names that may be read after it."""
+        after = []
+        live = set(live_out)
+        for stmt in reversed(stmts):
+            after.append(live)
+            live = _live_in_stmt(stmt, live)
+        after.reverse()
+        out = []
+        defined = set(defined)
+        for stmt, live_after in zip(stmts, after):
+            out += self._statement(stmt, defined, live_after)
+            defined |= set(_assigned([stmt]))
+        return out
+
+    def _statement(self, stmt, defined, live_after):
+        if isinstance(stmt, ast.If):
+            if _contains(stmt.body + stmt.orelse, ast.Return) or _loose_jumps(
+                stmt.body + stmt.orelse
+            ):
+                stmt.test = _expressions(stmt.test)
+                stmt.body = self._block(stmt.body, defined, live_after)
+                stmt.orelse = self._block(stmt.orelse, defined, live_after)
+                return [stmt]
+            return self._if(stmt, defined, live_after)
+        if isinstance(stmt, (ast.While, ast.For)):
+            plain = (
+                stmt.orelse
+                or _contains(stmt.body, ast.Return)
+                or _loose_jumps(stmt.body)
+                or (isinstance(stmt, ast.For) and not _simple_target(stmt.target))
+            )
+            loop_live = _live_in_stmt(stmt, live_after)
+            if plain:
+                for name in ("test", "iter"):
+                    if hasattr(stmt, name):
+                        setattr(stmt, name, _expressions(getattr(stmt, name)))
+                stmt.body = self._block(stmt.body, defined, loop_live)
+                return [stmt]
+            return self._loop(stmt, defined, live_after, loop_live)
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            stmt.items = [_expressions(item) for item in stmt.items]
+            stmt.body = self._block(stmt.body, defined, live_after)
+            return [stmt]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try)):
+            return [stmt]
+        return [_expressions(stmt)]
+
+    def _state_functions(self, state, nonlocals, stmt):
+        get_state, set_state = self._fresh("get_state"), self._fresh("set_state")
+        names = ", ".join(state)
+        one = "," if len(state) == 1 else ""
+        source = f"def {get_state}():\n    return ({names}{one})\n"
+        if state:
+            source += f"def {set_state}(vars_):\n    nonlocal {names}\n    ({names}{one}) = vars_\n"
+        else:
+            source += f"def {set_state}(vars_):\n    pass\n"
+        defs = ast.parse(source).body
+        for d in defs:
+            ast.copy_location(d, stmt)
+        return get_state, set_state, defs
+
+    def _function(self, name, params, nonlocals, body, stmt):
+        head = f"def {name}({params}):\n"
+        if nonlocals:
+            head += f"    nonlocal {', '.join(nonlocals)}\n"
+        fdef = ast.parse(head + "    pass\n").body[0]
+        fdef.body = [b for b in fdef.body if not isinstance(b, ast.Pass)] + (body or [ast.Pass()])
+        return ast.copy_location(fdef, stmt)
+
+    def _undefined(self, state, defined, stmt):
+        return [
+            ast.copy_location(_assign(n, _call("Undefined", ast.Constant(n))), stmt)
+            for n in state
+            if n not in defined
+        ]
+
+    def _if(self, stmt, defined, live_after):
+        modified = _assigned(stmt.body + stmt.orelse)
+        state = [n for n in modified if n in live_after]
+        nonlocals = [n for n in modified if n in live_after or n in defined]
+        body = self._block(stmt.body, defined, live_after)
+        orelse = self._block(stmt.orelse, defined, live_after)
+        get_state, set_state, defs = self._state_functions(state, nonlocals, stmt)
+        if_body, else_body = self._fresh("if_body"), self._fresh("else_body")
+        call = _call(
+            "if_stmt",
+            _expressions(stmt.test),
+            _name(if_body),
+            _name(else_body),
+            _name(get_state),
+            _name(set_state),
+            ast.Tuple([ast.Constant(n) for n in state], ast.Load()),
+            ast.Constant(len(state)),
+        )
+        return [
+            *defs,
+            self._function(if_body, "", nonlocals, body, stmt),
+            self._function(else_body, "", nonlocals, orelse, stmt),
+            *self._undefined(state, defined, stmt),
+            ast.copy_location(ast.Expr(call), stmt),
+        ]
+
+    def _loop(self, stmt, defined, live_after, loop_live):
+        is_for = isinstance(stmt, ast.For)
+        targets = _assigned([stmt.target]) if is_for else []
+        modified = [n for n in _assigned(stmt.body) if n not in targets]
+        state = [n for n in modified if n in loop_live or n in live_after]
+        nonlocals = [n for n in modified if n in state or n in defined]
+        body = self._block(stmt.body, defined | set(targets), loop_live)
+        get_state, set_state, defs = self._state_functions(state, nonlocals, stmt)
+        loop_body = self._fresh("loop_body")
+        names = ast.Tuple([ast.Constant(n) for n in state], ast.Load())
+        if is_for:
+            itr = self._fresh("itr")
+            body = [ast.copy_location(ast.Assign([stmt.target], _name(itr)), stmt)] + body
+            call = _call(
+                "for_stmt",
+                _expressions(stmt.iter),
+                ast.Constant(None),
+                _name(loop_body),
+                _name(get_state),
+                _name(set_state),
+                names,
+                ast.Dict([ast.Constant("iterate_names")], [ast.Constant(", ".join(targets))]),
+            )
+            return [
+                *defs,
+                self._function(loop_body, itr, nonlocals, body, stmt),
+                *self._undefined(targets, defined, stmt),
+                ast.copy_location(ast.Expr(call), stmt),
+            ]
+        loop_test = self._fresh("loop_test")
+        test = ast.copy_location(ast.Return(_expressions(stmt.test)), stmt)
+        call = _call(
+            "while_stmt",
+            _name(loop_test),
+            _name(loop_body),
+            _name(get_state),
+            _name(set_state),
+            names,
+            ast.Dict([], []),
+        )
+        return [
+            *defs,
+            self._function(loop_body, "", nonlocals, body, stmt),
+            self._function(loop_test, "", [], [test], stmt),
+            *self._undefined(state, defined, stmt),
+            ast.copy_location(ast.Expr(call), stmt),
+        ]
+
+
+def _without(stmts, marks):
+    """`stmts` without the statements whose ids are in `marks` (looking into `if`s)."""
+    out = []
+    for stmt in stmts:
+        if id(stmt) in marks:
+            continue
+        if isinstance(stmt, ast.If):
+            stmt.body = _without(stmt.body, marks) or [ast.Pass()]
+            stmt.orelse = _without(stmt.orelse, marks)
+        out.append(stmt)
+    return out
+
+
+def _simple_target(target):
+    if isinstance(target, ast.Name):
+        return True
+    return isinstance(target, (ast.Tuple, ast.List)) and all(map(_simple_target, target.elts))
+
+
+class _Expressions(ast.NodeTransformer):
+    """`a if c else b`, `a and b`, `a or b`, `not a` -> AutoGraph's operators (so that on a
+    tensor they are graph ops); nested functions and lambdas are left alone."""
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        return _call(
+            "if_exp",
+            node.test,
+            _lambda(node.body),
+            _lambda(node.orelse),
+            ast.Constant(ast.unparse(node.test)),
+        )
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        func = "and_" if isinstance(node.op, ast.And) else "or_"
+        result = node.values[-1]
+        for value in reversed(node.values[:-1]):
+            result = _call(func, _lambda(value), _lambda(result))
+        return result
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            return _call("not_", node.operand)
+        return node
+
+    def visit_Lambda(self, node):
+        return node
+
+    def visit_FunctionDef(self, node):
+        return node
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+
+def _lambda(body):
+    return ast.Lambda(ast.arguments([], [], None, [], [], None, []), body)
+
+
+def _expressions(node):
+    return ast.fix_missing_locations(_Expressions().visit(node))
+
+
+class experimental:  # noqa: N801  (TF's `tf.autograph.experimental` namespace)
+    """`tf.autograph.experimental.do_not_convert`: a function AutoGraph leaves as it is."""
+
+    @staticmethod
+    def do_not_convert(func=None):
+        if func is None:
+            return experimental.do_not_convert
+        func.__minitape_do_not_convert__ = True
+        return func
