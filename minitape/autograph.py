@@ -150,7 +150,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
             body()
             first = test()
         return
-    initial = get_state()
+    initial = _first_values(graph, get_state(), set_state, get_state, body)
     _check_defined(symbol_names, initial)
 
     def loop_test(*state):
@@ -171,13 +171,56 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     set_state(tuple(result))
 
 
+def _first_values(graph, state, set_state, get_state, body):
+    """Loop variables first assigned in the body start, as in TF, at zeros of the dtype and
+    shape one (dry) run of the body gives them; the others as they are."""
+    if not any(_is_undefined(x) for x in state):
+        return state
+
+    def once():
+        set_state(state)
+        body()
+        return get_state()
+
+    _, after = graph.trace_branch(once)
+    set_state(state)
+    return tuple(
+        Tensor(np.zeros_like(convert_to_tensor(a)._value))
+        if _is_undefined(x) and not _is_undefined(a)
+        else x
+        for x, a in zip(state, after)
+    )
+
+
 def _check_defined(names, state):
     for name, x in zip(names, state):
         if _is_undefined(x):
-            raise ValueError(
-                f"'{name}' must be defined before the loop (minitape's AutoGraph does not "
-                "infer it from the first iteration, as TF's does)"
-            )
+            raise ValueError(f"'{name}' must be defined before the loop.")
+
+
+def python_loop_test(test, returns):
+    """The test of a loop left in Python (it holds `break`, `continue` or `return`)."""
+    _python_loop_on(test, returns)
+    return test
+
+
+def python_loop_iterate(iterable, returns):
+    """What a `for` left in Python (it holds `break`, `continue` or `return`) iterates over."""
+    _python_loop_on(iterable, returns)
+    return iterable
+
+
+def _python_loop_on(value, returns):
+    graph = _graph_for(value)
+    if graph is None:
+        return
+    if returns:
+        raise NotImplementedError(
+            "a return statement cannot be placed inside this TensorFlow loop; this may happen "
+            "if a return statement depends on a static Python condition such as a "
+            "hyperparameter"
+        )
+    graph.value_used(value)  # (an unrolled loop over a traced tensor: not replayable)
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
@@ -193,7 +236,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 
     items = convert_to_tensor(iter_)
     n = apply(_LENGTH, items)
-    initial = get_state()
+    first = _first_values(graph, get_state(), set_state, get_state, lambda: body(items[0]))
+    initial = first
     _check_defined(symbol_names, initial)
 
     def loop_test(i, *state):
@@ -586,9 +630,13 @@ class _Converter:
             )
             loop_live = _live_in_stmt(stmt, live_after)
             if plain:
-                for name in ("test", "iter"):
-                    if hasattr(stmt, name):
-                        setattr(stmt, name, _expressions(getattr(stmt, name)))
+                # (a Python loop: on a traced tensor, TF's error if it returns, else the
+                # function will run its Python code on every call)
+                returns = ast.Constant(_contains(stmt.body, ast.Return))
+                if isinstance(stmt, ast.While):
+                    stmt.test = _call("python_loop_test", _expressions(stmt.test), returns)
+                else:
+                    stmt.iter = _call("python_loop_iterate", _expressions(stmt.iter), returns)
                 stmt.body = self._block(stmt.body, defined, loop_live)
                 return [stmt]
             return self._loop(stmt, defined, live_after, loop_live)

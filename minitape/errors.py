@@ -12,6 +12,7 @@ __all__ = [
     "NotFoundError",
     "OutOfRangeError",
     "AbortedError",
+    "OperatorNotAllowedInGraphError",
 ]
 
 
@@ -51,3 +52,8 @@ def invalid(op_name, text):
 
 class OutOfRangeError(OpError):
     """An op read past the end of its input (an empty sequence to fold or scan)."""
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """Python asked for a traced tensor's truth inside a function traced without AutoGraph
+    (`tf.function(f, autograph=False)`): TF's graph tensors have no value to give."""

@@ -52,6 +52,7 @@ import numpy as np
 from . import nest
 from .context import STATE, next_id
 from .dtypes import as_dtype
+from .errors import OperatorNotAllowedInGraphError
 from .tape import Op, apply, logger
 from .tensor import Tensor, TensorShape, Variable, _as_shape, _snapshot, convert_to_tensor
 
@@ -202,6 +203,14 @@ class Graph:
             self.root.unreplayable = (
                 "uses a tensor's value in Python (if, while, float(), .numpy(), ...)"
             )
+
+    def refuses_truth(self, tensor):
+        """`bool()` of a tensor, traced without AutoGraph: TF's error, for a traced tensor."""
+        if self.root.autograph:
+            return
+        slot = self._find(id(tensor))
+        if isinstance(tensor, Variable) or (slot is not None and slot not in self.constants):
+            raise OperatorNotAllowedInGraphError(_NO_BOOL)
 
     @property
     def replayable(self):
@@ -427,6 +436,17 @@ class Graph:
         ]
 
 
+_NO_BOOL = (
+    "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the "
+    "following resolutions to the problem: If you are running in Graph mode, use Eager "
+    "execution mode or decorate this function with @tf.function. If you are using AutoGraph, "
+    "you can try decorating this function with @tf.function. If that does not work, then you "
+    "may be using an unsupported feature or your source code may not be visible to AutoGraph. "
+    "See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/"
+    "g3doc/reference/limitations.md#access-to-source-code for more information."
+)
+
+
 class _Branches:
     """What a cond or while node runs: its two sub-graphs (then and else; test and body),
     the variables they read (which get a zero gradient when they did not run, as in TF) and
@@ -456,12 +476,12 @@ def _changes_state(node):
 
 
 def _captured(graph):
-    """The slots a sub-graph reads from the graphs around it (constants aside)."""
+    """The slots a sub-graph reads from the graphs around it (constants included)."""
     made, read = set(graph.inputs), set(graph.outputs)
     for kind, _, ins, _, out in graph.nodes:
         read.update(ins)
         made.update(out if kind in _CONTROL_FLOW else (out,))
-    return [s for s in read - made if s is not None and s not in graph.constants]
+    return [s for s in read - made if s is not None]
 
 
 class Operation(tuple):
@@ -929,6 +949,11 @@ def _bind_to_spec(value, spec):
     return type(spec)(_bind_to_spec(v, s) for v, s in zip(value, spec))
 
 
+def _as_output(x):
+    """What a function returns for `x`: a tensor for a tensor or a number (or a variable)."""
+    return x if x is None or isinstance(x, Tensor) else convert_to_tensor(x)
+
+
 class Function:
     """A Python function plus its traced graphs, one per call signature."""
 
@@ -1036,7 +1061,7 @@ class Function:
         keep TF's graph semantics: tensors out, both branches traced, zero gradients for what
         did not run)."""
         if not graph.has_control_flow:
-            return self._python()(*args, **kwargs)
+            return nest.map_structure(_as_output, self._python()(*args, **kwargs))
         scratch = Graph(self.__name__)
         scratch.kernel_scope = graph.kernel_scope
         saved = STATE.tracer

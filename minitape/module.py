@@ -33,6 +33,13 @@ class Module:
         return self._name
 
     @property
+    def name_scope(self):
+        """The module's name scope, `"<name>/"` (`with module.name_scope as scope:` gives
+        that string). TF prefixes the names of the variables made inside it; minitape's
+        variables keep their own names."""
+        return NameScope(self._name + "/")
+
+    @property
     def variables(self):
         """Every `tf.Variable` in this module and its submodules."""
         return tuple(_found(self, lambda x: isinstance(x, Variable)))
@@ -51,6 +58,19 @@ class Module:
 
     def __repr__(self):
         return f"<{type(self).__module__.replace('minitape', 'tf')}.{type(self).__name__}>"
+
+
+class NameScope:
+    """A name scope as TF's `name_scope_v2`: its `name`, and the same string from `with`."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        return self.name
+
+    def __exit__(self, *exc):
+        return False
 
 
 def _snake_case(name):

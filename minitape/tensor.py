@@ -146,6 +146,9 @@ class _TensorLike:
         )
 
     def __bool__(self):
+        refuse = getattr(STATE.tracer, "refuses_truth", None)  # (a trace without AutoGraph)
+        if refuse is not None:
+            refuse(self)
         v = self._value_for_python()
         return bool(v) if v.size else False  # (TF: an empty tensor is False)
 

@@ -5875,6 +5875,7 @@ def tape_persistent_not_a_bool(tf):
 # The other case modules register theirs on import: the course's claims, the classifier op
 # families, control flow with recompute_grad and forward mode.
 from . import (  # noqa: E402, F401
+    cases_autograph,
     cases_control_flow,
     cases_course,
     cases_course_nb03,

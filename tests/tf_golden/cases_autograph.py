@@ -1,0 +1,380 @@
+"""Golden cases for control flow inside tf.function (AutoGraph): an `if`, `while` or `for` on
+a tensor becomes a graph cond or while loop, decided on every call; its outputs are tensors,
+the Python of both branches runs once (at tracing), and a gradient inside the function gives
+zeros (not None) for what the branch or iterations that did not run would have used. Also
+tf.cond / tf.while_loop in a graph, tf.autograph.to_code, and tf.Module.name_scope."""
+
+from .cases import attempt, case
+
+
+def _kinds(values):
+    """Whether each value is a tensor (what a graph returns) or a Python number."""
+    return [type(v).__name__ in ("EagerTensor", "Tensor") for v in values]
+
+
+@case
+def autograph_if_returns_a_tensor_from_both_branches(tf):
+    # `return 0.0` in one branch: a tensor all the same; one trace decides on every call
+    @tf.function
+    def relu(x):
+        if x > 0:
+            return x
+        else:
+            return 0.0
+
+    out = [relu(tf.constant(2.0)), relu(tf.constant(-1.0))]
+    return [out, _kinds(out), relu.experimental_get_tracing_count()]
+
+
+@case
+def autograph_side_effects_of_both_branches_at_tracing_only(tf):
+    log = []
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            log.append("then")
+            y = x * 2.0
+        else:
+            log.append("else")
+            y = -x
+        return y
+
+    out = [f(tf.constant(v)) for v in (2.0, -3.0, 5.0)]
+    return [out, log, f.experimental_get_tracing_count()]
+
+
+@case
+def autograph_while_body_traced_once(tf):
+    log = []
+
+    @tf.function
+    def double_until(x, limit):
+        while x < limit:
+            log.append("body")
+            x = x * 2.0
+        return x
+
+    out = [double_until(tf.constant(1.0), tf.constant(v)) for v in (10.0, 100.0, 0.5)]
+    return [out, log, double_until.experimental_get_tracing_count()]
+
+
+@case
+def autograph_gradient_inside_of_the_untaken_branch_is_zero(tf):
+    # eagerly the tensor the other branch uses has no gradient (None); in the graph it is 0
+    @tf.function
+    def f(x, a):
+        with tf.GradientTape() as tape:
+            tape.watch([x, a])
+            if x > 0:
+                y = x * 2.0
+            else:
+                y = a * 3.0
+        return y, tape.gradient(y, [x, a])
+
+    def eager(x, a):
+        with tf.GradientTape() as tape:
+            tape.watch([x, a])
+            y = x * 2.0 if x > 0 else a * 3.0
+        return y, tape.gradient(y, [x, a])
+
+    one = tf.constant(1.0)
+    return [
+        f(tf.constant(2.0), one),
+        f(tf.constant(-2.0), one),
+        f.experimental_get_tracing_count(),
+        eager(tf.constant(2.0), one),
+    ]
+
+
+@case
+def autograph_variable_read_only_in_the_untaken_branch(tf):
+    w = tf.Variable(3.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            if x > 0:
+                y = x * 2.0
+            else:
+                y = w * 3.0
+        return y, tape.gradient(y, w)
+
+    return [f(tf.constant(2.0)), f(tf.constant(-2.0))]
+
+
+@case
+def function_tf_cond_gradient_of_the_untaken_branch(tf):
+    # tf.cond itself: in a function the untaken branch's tensor gets 0, eagerly None
+    def step(x, a):
+        with tf.GradientTape() as tape:
+            tape.watch([x, a])
+            y = tf.cond(x > 0, lambda: x * 2.0, lambda: a * 3.0)
+        return y, tape.gradient(y, [x, a])
+
+    x, a = tf.constant(2.0), tf.constant(1.0)
+    return [tf.function(step)(x, a), step(x, a)]
+
+
+@case
+def autograph_while_zero_iterations_gradient(tf):
+    @tf.function
+    def power(x, a, n):
+        with tf.GradientTape() as tape:
+            tape.watch([x, a])
+            y = x
+            i = 0
+            while i < n:
+                y = y * a
+                i += 1
+        return y, tape.gradient(y, [x, a])
+
+    x, a = tf.constant(2.0), tf.constant(3.0)
+    return [power(x, a, tf.constant(0)), power(x, a, tf.constant(2))]
+
+
+@case
+def autograph_tape_around_the_call_untaken_branch(tf):
+    # a tape around the call records the cond as TF's graph does: zero for the other branch
+    @tf.function
+    def f(x, a):
+        if x > 0:
+            return x * 2.0
+        return a * 3.0
+
+    out = []
+    for value in (2.0, -2.0):
+        x, a = tf.constant(value), tf.constant(1.0)
+        with tf.GradientTape() as tape:
+            tape.watch([x, a])
+            y = f(x, a)
+        out.append([y, tape.gradient(y, [x, a])])
+    return [out, f.experimental_get_tracing_count()]
+
+
+@case
+def while_loop_one_element_list_body_returns_a_bare_tensor(tf):
+    # eagerly the bare tensor is iterated over (a scalar: TypeError); in a graph it is packed
+    # into the loop variables' list
+    def body(v):
+        return v * 2.0
+
+    def loop(x):
+        return tf.while_loop(lambda v: v < 10.0, body, [x])
+
+    return [attempt(loop, tf.constant(1.0)), attempt(tf.function(loop), tf.constant(1.0))]
+
+
+@case
+def autograph_for_over_tf_range_a_list_and_a_tensor(tf):
+    @tf.function
+    def over_range(x, n):
+        s = x
+        for i in tf.range(n):
+            s = s + tf.cast(i, tf.float32)
+        return s
+
+    @tf.function
+    def over_list(x):
+        for k in [1.0, 2.0, 3.0]:
+            x = x * k
+        return x
+
+    @tf.function
+    def over_tensor(x):
+        s = 0.0
+        for v in x:
+            s = s + v
+        return s
+
+    one = tf.constant(1.0)
+    return [
+        [over_range(one, tf.constant(4)), over_range(one, tf.constant(0))],
+        over_range.experimental_get_tracing_count(),
+        over_list(tf.constant(1.0)),
+        [over_tensor(tf.constant([1.0, 2.0, 3.0])), over_tensor(tf.constant([4.0, 5.0, 6.0]))],
+        over_tensor.experimental_get_tracing_count(),
+    ]
+
+
+@case
+def autograph_if_on_a_python_value_stays_python(tf):
+    log = []
+
+    @tf.function
+    def f(x, flag):
+        if flag:
+            log.append("then")
+            return x
+        else:
+            log.append("else")
+            return -x
+
+    @tf.function
+    def g(x, n):
+        if n > 1:
+            return 1
+        return x
+
+    out = [f(tf.constant(1.0), True), f(tf.constant(2.0), True)]
+    return [out, log, [g(tf.constant(1.0), 2), g(tf.constant(1.0), 0)]]
+
+
+@case
+def autograph_errors_when_the_branches_disagree(tf):
+    @tf.function
+    def only_then(x):
+        if x > 0:
+            y = x * 2.0
+        return y
+
+    @tf.function
+    def only_then_unused(x):
+        if x > 0:
+            y = x * 2.0
+            z = y + 1.0  # noqa: F841
+        return x
+
+    @tf.function
+    def returns_in_one_branch(x):
+        if x > 0:
+            return x
+
+    @tf.function
+    def dtypes_differ(x):
+        if x > 0:
+            y = x
+        else:
+            y = 1
+        return y
+
+    one = tf.constant(1.0)
+    return [
+        attempt(only_then, one),
+        only_then_unused(one),
+        attempt(returns_in_one_branch, one),
+        attempt(dtypes_differ, one),
+    ]
+
+
+@case
+def autograph_break_and_continue_in_tensor_loops(tf):
+    @tf.function
+    def with_break(n):
+        s = 0
+        for i in tf.range(n):
+            if i > 2:
+                break
+            s += i
+        return s
+
+    @tf.function
+    def with_continue(n):
+        s = 0
+        i = 0
+        while i < n:
+            i += 1
+            if i % 2 == 0:
+                continue
+            s += i
+        return s
+
+    return [
+        [with_break(tf.constant(10)), with_break(tf.constant(2))],
+        [with_continue(tf.constant(5)), with_continue(tf.constant(6))],
+        [
+            with_break.experimental_get_tracing_count(),
+            with_continue.experimental_get_tracing_count(),
+        ],
+    ]
+
+
+@case
+def autograph_return_inside_a_tensor_loop(tf):
+    @tf.function
+    def first_above_two(n):
+        for i in tf.range(n):
+            if i > 2:
+                return i
+        return -1
+
+    return [attempt(first_above_two, tf.constant(10)), attempt(first_above_two, tf.constant(1))]
+
+
+@case
+def autograph_loop_variable_first_assigned_in_the_loop(tf):
+    @tf.function
+    def last_double(n):
+        i = 0
+        while i < n:
+            t = i * 2
+            i += 1
+        return t
+
+    return attempt(last_double, tf.constant(3))
+
+
+@case
+def function_autograph_false_tensor_if(tf):
+    # without AutoGraph a Python `if` on a traced tensor is TF's OperatorNotAllowedInGraphError
+    def absolute(x):
+        if x > 0:
+            return x
+        return -x
+
+    f = tf.function(absolute, autograph=False)
+    return [attempt(f, tf.constant(2.0)), attempt(f, tf.constant(-3.0))]
+
+
+@case
+def function_tf_cond_python_bool_predicate(tf):
+    # eagerly any truth value will do; in a graph a Python bool is refused
+    def pick(x):
+        return tf.cond(True, lambda: x, lambda: -x)
+
+    return [attempt(pick, tf.constant(1.0)), attempt(tf.function(pick), tf.constant(1.0))]
+
+
+@case
+def function_tf_cond_traces_both_branches(tf):
+    log = []
+
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: (log.append(1), x)[1], lambda: (log.append(2), -x)[1])
+
+    return [f(tf.constant(1.0)), f(tf.constant(-4.0)), log]
+
+
+@case
+def autograph_to_code_shows_the_operators(tf):
+    def step(x, n):
+        if x > 0:
+            y = x * 2.0
+        else:
+            y = -x
+        while y < n:
+            y = y * 2.0
+        for _ in tf.range(n):
+            y = y + 1.0
+        return y
+
+    code = tf.autograph.to_code(step)
+    return [
+        isinstance(code, str),
+        [
+            word in code
+            for word in ("ag__.if_stmt(", "ag__.while_stmt(", "ag__.for_stmt(", "def get_state")
+        ],
+    ]
+
+
+@case
+def module_name_scope(tf):
+    class Dense(tf.Module):
+        pass
+
+    m = tf.Module(name="my_mod")
+    with m.name_scope as entered:
+        inside = entered
+    return [m.name_scope.name, inside, Dense().name_scope.name, Dense(name="x").name_scope.name]
