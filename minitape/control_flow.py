@@ -9,12 +9,15 @@ its own. The sequence functions (`foldl`, `scan`, `map_fn`, ...) read element `i
 inputs with an indexing op and put the results together with `stack`, both recorded, so
 gradients reach the inputs through them.
 
-Inside `minitape.function` these functions run the same Python while the function is traced.
-TF's graph mode builds one `If`/`While` op that decides again on every call; minitape's trace
-could only repeat the branch and the iterations that ran for the traced arguments, so a trace
-that reads a predicate's truth (`bool()`, as an `if` on a tensor does) makes the function run
-its Python code on every call instead (see `function.py`): the same numbers as TF, at eager
-speed. Pass such values as Python arguments (each value traces anew) to keep the replay.
+Inside `minitape.function`, as in TF's graph mode, `cond` and `while_loop` build graph nodes
+instead (`graph_cond`, `graph_while`): both branches, and the loop's test and body, are traced
+once into sub-graphs, their results become tensors, and the replay decides again on every
+call. So inside a function a branch's Python side effects happen at tracing (both
+branches'), a Python number a branch returns is a tensor, a tensor used only by the branch
+(or the iterations) that did not run gets a zero gradient, not None, and a body of a
+one-element list of loop variables may return a bare tensor. (AutoGraph turns an `if` or
+`while` on a tensor into these same calls.) The sequence functions below still run their
+Python loops while tracing.
 
 TF's eager quirks, kept on purpose (each checked against TF 2.21):
 

@@ -23,13 +23,20 @@ at all: they replay that list of ops on the new inputs. So, as in TensorFlow:
 * the gradient ops of a tape used inside the function were recorded like any other op, so
   they are replayed too; and a tape around a call records the replayed ops.
 
-TensorFlow's autograph turns an `if` or `while` on a tensor into graph ops that decide on
-every call (and `float(x)` into a cast; it refuses `x.numpy()`). A replay can only repeat
-what the trace saw, so a function whose trace handed a traced tensor's value to Python (`if
-loss > 1:`, `while tf.reduce_sum(x) < 10:`, `tf.cond`, `tf.while_loop`, `float(x)`, an index,
-`x.numpy()`, a variable's `.numpy()`) runs its Python code on every call instead: TF's numbers,
-one trace, eager speed, and its Python side effects on every call. Keep such uses outside the
-function, or use ops (`tf.where`, `tf.gather`, `tf.cast`), to keep the replay.
+Control flow on tensors: before tracing, the function is converted by AutoGraph
+(`autograph.py`), as in TF, so that an `if`, `while` or `for` on a tensor becomes a graph
+`cond` or `while` node (see `Graph.add_cond`): both branches are traced (their Python side
+effects happen once), the outputs are tensors, and the replay decides on every call (the
+compiled replay is an `if` / a `while` loop in `python_source`). A gradient taken *inside*
+the function through such a node is the one thing a replay cannot repeat (the trace's
+backward pass went through one branch): such a function runs as a fresh, thrown-away trace
+on every call -- TF's numbers, its Python side effects on every call.
+
+What a replay cannot redo at all: Python reading a traced tensor's value (`float(x)`, an
+index, `x.numpy()`, a variable's `.numpy()`, or an `if` AutoGraph left alone). Such a
+function runs its Python code on every call instead: TF's numbers, one trace, eager speed,
+and its Python side effects on every call. Keep such uses outside the function, or use ops
+(`tf.where`, `tf.gather`, `tf.cast`), to keep the replay.
 
 Why a replay is faster: eager execution checks and converts the arguments of every op in
 Python, wraps every result in a tensor and asks every active tape whether to record it. A

@@ -1,0 +1,221 @@
+"""minitape's AutoGraph: the converted code of several shapes of functions (to_code), and
+that the converted functions compute what the Python code says, on Python values and on
+tensors, traced and replayed."""
+
+import numpy as np
+import pytest
+
+import minitape as tf
+from minitape import autograph
+
+
+def code_of(fn):
+    return tf.autograph.to_code(fn)
+
+
+def test_nested_ifs_become_nested_if_stmts():
+    def f(x):
+        if x > 0:
+            if x > 10:
+                y = x * 3.0
+            else:
+                y = x * 2.0
+        else:
+            y = -x
+        return y
+
+    code = code_of(f)
+    assert code.startswith("def tf__f(x):")
+    assert code.count("ag__.if_stmt(") == 2
+    assert "nonlocal y" in code and "y = ag__.Undefined('y')" in code
+    g = tf.function(f)
+    assert [float(g(tf.constant(v))) for v in (20.0, 5.0, -1.0)] == [60.0, 10.0, 1.0]
+    assert g.experimental_get_tracing_count() == 1
+
+
+def test_while_with_several_variables():
+    def f(x, n):
+        s = 0.0
+        i = 0
+        while i < n:
+            t = x * 2.0  # (a temporary of the body: not a loop variable)
+            s = s + t
+            i += 1
+        return s, i
+
+    code = code_of(f)
+    assert "ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('s', 'i'), {})" in code
+    g = tf.function(f)
+    for n in (3, 0, 5):
+        s, i = g(tf.constant(1.5), tf.constant(n))
+        assert (float(s), int(i)) == (3.0 * n, n)
+    assert g.experimental_get_tracing_count() == 1
+    assert "while True:" in g.get_concrete_function(tf.constant(1.5), tf.constant(1)).python_source
+
+
+def test_for_over_tf_range_is_a_while_loop_and_over_a_list_is_unrolled():
+    def f(x, n):
+        for i in tf.range(n):
+            x = x + tf.cast(i, tf.float32)
+        for k in [2.0, 3.0]:
+            x = x * k
+        return x
+
+    code = code_of(f)
+    assert "ag__.for_stmt(tf.range(n), None, loop_body," in code
+    assert "{'iterate_names': 'i'}" in code and "{'iterate_names': 'k'}" in code
+    g = tf.function(f)
+    assert [float(g(tf.constant(1.0), tf.constant(n))) for n in (4, 0, 2)] == [42.0, 6.0, 12.0]
+    assert g.experimental_get_tracing_count() == 1
+    source = g.get_concrete_function(tf.constant(1.0), tf.constant(1)).python_source
+    assert source.count("while True:") == 1  # (the list loop is unrolled: two Mul lines)
+    assert source.count("Mul(") == 2
+
+
+def test_if_on_python_values_stays_python():
+    calls = []
+
+    def f(x, training):
+        if training:
+            calls.append("then")
+            return x * 2.0
+        calls.append("else")
+        return x
+
+    g = tf.function(f)
+    assert float(g(tf.constant(1.0), True)) == 2.0
+    assert calls == ["then"]  # (only the branch Python took was traced)
+    assert "Mul" in g.get_concrete_function(tf.constant(1.0), True).python_source
+    assert "if " not in g.get_concrete_function(tf.constant(1.0), True).python_source
+
+
+def test_a_variable_assigned_in_one_branch():
+    def used_after(x):
+        if x > 0:
+            y = x
+        return y
+
+    def not_used_after(x):
+        if x > 0:
+            y = x  # noqa: F841
+        return x
+
+    with pytest.raises(ValueError, match="'y' must also be initialized in the else branch"):
+        tf.function(used_after)(tf.constant(1.0))
+    assert "('y',)" in code_of(used_after)
+    assert "()" in code_of(not_used_after)  # (y is no output of the cond)
+    assert float(tf.function(not_used_after)(tf.constant(-1.0))) == -1.0
+    # eagerly, a Python `if`: no complaint
+    assert float(used_after(tf.constant(1.0))) == 1.0
+
+
+def test_return_in_an_if_moves_the_rest_into_the_else_branch():
+    def tent(x):
+        if x < 1.0:
+            return x**2
+        return 3.0 - 2.0 * x
+
+    code = code_of(tent)
+    assert "retval_ = x ** 2" in code and "retval_ = 3.0 - 2.0 * x" in code
+    assert "do_return" not in code and code.rstrip().endswith("return retval_")
+
+
+def test_code_after_an_if_that_may_return_is_guarded():
+    def f(x):
+        if x > 0:
+            if x > 10:
+                return x
+        x = x + 1.0
+        return x
+
+    code = code_of(f)
+    assert "do_return = False" in code and "ag__.not_(do_return)" in code
+    # on a tensor, the inner `if` returns in one branch only: TF 2.21's error, word for word
+    with pytest.raises(ValueError, match="the else branch must also have a return statement"):
+        tf.function(f)(tf.constant(20.0))
+    assert [float(f(tf.constant(v))) for v in (20.0, 5.0, -1.0)] == [20.0, 6.0, 0.0]
+
+
+def test_loops_with_break_continue_or_return_stay_python():
+    def f(n):
+        s = 0
+        for i in tf.range(n):
+            if i > 2:
+                break
+            s += i
+        return s
+
+    code = code_of(f)
+    assert "ag__.python_loop_iterate(tf.range(n), False)" in code
+    assert "for_stmt" not in code and "if_stmt" not in code
+    g = tf.function(f)
+    assert [int(g(tf.constant(n))) for n in (10, 2)] == [3, 1]  # (its Python on every call)
+
+
+def test_conditional_expressions_and_boolean_operators():
+    def f(x, y):
+        z = x if x > y else y
+        if x > 0 and not y > 0:
+            z = z * 10.0
+        return z
+
+    code = code_of(f)
+    assert "ag__.if_exp(x > y, lambda: x, lambda: y, 'x > y')" in code
+    assert "ag__.and_(lambda: x > 0, lambda: ag__.not_(y > 0))" in code
+    g = tf.function(f)
+    assert [float(g(tf.constant(a), tf.constant(b))) for a, b in [(2.0, -1.0), (1.0, 3.0)]] == [
+        20.0,
+        3.0,
+    ]
+    assert g.experimental_get_tracing_count() == 1
+
+
+def test_closures_defaults_and_globals_are_the_function_s():
+    scale = tf.constant(3.0)
+
+    def f(x, offset=1.0):
+        if x > 0:
+            x = x * scale + offset
+        return np.float32(2.0) * x
+
+    converted = autograph.convert(f)
+    assert converted is not f and converted.__name__ == "f"
+    assert float(converted(tf.constant(1.0))) == 8.0
+    assert autograph.convert(lambda x: x).__name__ == "<lambda>"
+
+
+def test_a_function_without_control_flow_is_not_converted():
+    def f(x):
+        return x * 2.0
+
+    assert autograph.convert(f) is f
+    assert code_of(f).startswith("def tf__f(x):")
+
+
+def test_python_side_effects_of_both_branches_happen_at_tracing_only(capsys):
+    @tf.function
+    def f(x):
+        if x > 0:
+            print("then")
+            y = x
+        else:
+            print("else")
+            y = -x
+        return y
+
+    assert [float(f(tf.constant(v))) for v in (1.0, -2.0, 3.0)] == [1.0, 2.0, 3.0]
+    assert capsys.readouterr().out == "then\nelse\n"
+
+
+def test_a_gradient_inside_through_a_cond_runs_as_a_trace_on_every_call():
+    @tf.function
+    def f(x, a):
+        with tf.GradientTape() as tape:
+            tape.watch([x, a])
+            y = x * 2.0 if x > 0 else a * 3.0
+        return tape.gradient(y, [x, a])
+
+    one = tf.constant(1.0)
+    assert [float(g) for g in f(tf.constant(2.0), one)] == [2.0, 0.0]
+    assert [float(g) for g in f(tf.constant(-2.0), one)] == [0.0, 3.0]
+    assert f.experimental_get_tracing_count() == 1
