@@ -27,10 +27,12 @@ Control flow on tensors: before tracing, the function is converted by AutoGraph
 (`autograph.py`), as in TF, so that an `if`, `while` or `for` on a tensor becomes a graph
 `cond` or `while` node (see `Graph.add_cond`): both branches are traced (their Python side
 effects happen once), the outputs are tensors, and the replay decides on every call (the
-compiled replay is an `if` / a `while` loop in `python_source`). A gradient taken *inside*
-the function through such a node is the one thing a replay cannot repeat (the trace's
-backward pass went through one branch): such a function runs as a fresh, thrown-away trace
-on every call -- TF's numbers, its Python side effects on every call.
+compiled replay is an `if` / a `while` loop in `python_source`). A tape inside the function
+records such a cond as one op whose gradient is a cond too. What a replay cannot repeat is a
+gradient taken inside the function through a while loop, nested conds or a cond that
+assigns variables (the trace's backward pass went through the iterations and branches that
+ran): such a function runs as a fresh, thrown-away trace on every call -- TF's numbers, but
+its Python side effects on every call.
 
 What a replay cannot redo at all: Python reading a traced tensor's value (`float(x)`, an
 index, `x.numpy()`, a variable's `.numpy()`, or an `if` AutoGraph left alone). Such a
@@ -473,6 +475,10 @@ class _Branches:
                         found = getattr(self, name)
                         found += [v for v in getattr(what, name) if all(v is not f for f in found)]
         self.changes_state = any(_changes_state(n) for g in graphs for n in g.nodes)
+        # (only ops and reads: the one-op recording of a cond can run them again)
+        self.plain = not self.changes_state and all(
+            n[0] is _OP or n[0] is _READ for g in graphs for n in g.nodes
+        )
 
 
 def _changes_state(node):
@@ -536,12 +542,92 @@ def _execute(nodes, vals):
 
 
 def _run_cond(branches, ins, vals):
-    """A cond node: run the branch its predicate picks."""
+    """A cond node: run the branch its predicate picks. While a tape listens, a cond whose
+    branches are plain ops is recorded as *one* op (`_record_cond`), whose gradient is
+    itself a cond: so a gradient taken inside a traced function is graph control flow too,
+    and the function stays replayable."""
     then, orelse = branches.graphs
     graph = then if vals[ins[0]]._value else orelse
+    captured = [vals[s] for s in ins[1:]]
+    if STATE.tapes and branches.plain:
+        saved = STATE.tapes
+        STATE.tapes = []  # (the branch's own ops are not recorded: the one op stands for them)
+        try:
+            _execute(graph.nodes, vals)
+        finally:
+            STATE.tapes = saved
+        results = [None if s is None else vals[s] for s in graph.outputs]
+        return _record_cond(branches, vals[ins[0]], ins[1:], captured, results)
     _execute(graph.nodes, vals)
     results = [None if s is None else vals[s] for s in graph.outputs]
-    return _node_outputs(branches, results, [vals[s] for s in ins[1:]])
+    return _node_outputs(branches, results, captured)
+
+
+def _record_cond(branches, pred, slots, captured, results):
+    """Record a cond that ran as one op (`If`) on every tape that watches what its branches
+    read (`captured`, the tensors at `slots`, and the variables). Its gradient is
+    `cond(pred, <gradient through the then branch>, <... the else branch>)`, each the
+    branch's ops run again under a tape of its own (`_branch_gradients`), zeros for what
+    the branch does not use. Traced, that cond is a cond node, decided on every call; run
+    eagerly, it runs the one branch. (Several results: one bundle op, unpacked by one op per
+    result, as `custom_gradient` does.)"""
+    from .control_flow import cond
+    from .custom_gradient import _Cotangents, _unpack_op
+
+    live = [r for r in results if r is not None]
+    if not live:
+        return [_snapshot(r._value, next_id()) if r is not None else None for r in results]
+    inputs = captured + [v._read() for v in branches.variables]
+
+    def vjp_all(g, ans, ins):
+        upstream = g.parts if type(g) is _Cotangents else [g]
+        upstream = [
+            Tensor(np.zeros_like(r._value)) if u is None else u for r, u in zip(live, upstream)
+        ]
+
+        def through(graph):
+            return lambda: _branch_gradients(graph, slots, captured, branches.variables, upstream)
+
+        return list(cond(pred, through(branches.graphs[0]), through(branches.graphs[1])))
+
+    if len(live) == 1:
+        op = Op("If", lambda *values: live[0]._value)
+        op.vjps = vjp_all
+        outs = iter([apply(op, *inputs)])
+    else:
+        op = Op("If", lambda *values: np.float32(0))
+        op.vjps = vjp_all
+        bundle = apply(op, *inputs)
+        outs = iter([apply(_unpack_op("If", i, len(live), r), bundle) for i, r in enumerate(live)])
+    return [None if r is None else next(outs) for r in results]
+
+
+def _branch_gradients(graph, slots, captured, variables, upstream):
+    """The gradients of a branch's results (weighted by `upstream`) with respect to the
+    tensors it captured and the variables: its ops run again under a tape of their own."""
+    from .tape import GradientTape
+
+    vals = [None] * len(graph.specs)
+    for slot, t in graph.constants.items():
+        vals[slot] = t
+    with GradientTape() as tape:
+        for slot, t in zip(slots, captured):
+            tape.watch(t)
+            vals[slot] = t
+        _execute(graph.nodes, vals)
+    results = [vals[s] for s in graph.outputs if s is not None]
+    sources = captured + list(variables)
+    differentiable = [i for i, x in enumerate(sources) if x.dtype.is_floating]
+    grads = tape.gradient(
+        results,
+        [sources[i] for i in differentiable],
+        output_gradients=upstream,
+        unconnected_gradients="zero",
+    )
+    out = [None] * len(sources)
+    for i, g in zip(differentiable, grads):
+        out[i] = g
+    return out
 
 
 def _run_while(branches, ins, vals):

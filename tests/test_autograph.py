@@ -207,15 +207,40 @@ def test_python_side_effects_of_both_branches_happen_at_tracing_only(capsys):
     assert capsys.readouterr().out == "then\nelse\n"
 
 
-def test_a_gradient_inside_through_a_cond_runs_as_a_trace_on_every_call():
+def test_a_gradient_inside_through_a_cond_is_a_cond_and_replays():
+    log = []
+
     @tf.function
     def f(x, a):
         with tf.GradientTape() as tape:
             tape.watch([x, a])
+            log.append("traced")
             y = x * 2.0 if x > 0 else a * 3.0
         return tape.gradient(y, [x, a])
 
     one = tf.constant(1.0)
     assert [float(g) for g in f(tf.constant(2.0), one)] == [2.0, 0.0]
     assert [float(g) for g in f(tf.constant(-2.0), one)] == [0.0, 3.0]
-    assert f.experimental_get_tracing_count() == 1
+    assert f.experimental_get_tracing_count() == 1 and log == ["traced"]
+    source = f.get_concrete_function(tf.constant(2.0), one).python_source
+    # (one `if`: the gradient's cond; the forward cond's result is not returned: pruned)
+    assert source.count("if s") == 1 and "Greater(s0" in source
+
+
+def test_a_gradient_inside_through_a_loop_runs_as_a_trace_on_every_call():
+    log = []
+
+    @tf.function
+    def f(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            while n > 0:
+                log.append("body")
+                y = y * x
+                n -= 1
+        return tape.gradient(y, x)
+
+    assert [float(f(tf.constant(2.0), tf.constant(n))) for n in (0, 1, 2)] == [1.0, 4.0, 12.0]
+    assert f.experimental_get_tracing_count() == 1 and log == ["body"] * 3
+    assert not f.get_concrete_function(tf.constant(2.0), tf.constant(1)).graph.replayable

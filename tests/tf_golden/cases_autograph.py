@@ -378,3 +378,54 @@ def module_name_scope(tf):
     with m.name_scope as entered:
         inside = entered
     return [m.name_scope.name, inside, Dense().name_scope.name, Dense(name="x").name_scope.name]
+
+
+@case
+def autograph_training_step_with_an_if_inside_the_tape(tf):
+    # a step whose loss goes through an `if` on a tensor: the gradient is graph control flow
+    # too, so the step is traced once and its Python runs only then
+    w = tf.Variable(2.0)
+    opt = tf.keras.optimizers.SGD(0.1)
+    log = []
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = (w * x - 1.0) ** 2
+            if loss > 1.0:
+                log.append("big loss")
+                loss = tf.sqrt(loss)
+        grads = tape.gradient(loss, [w])
+        opt.apply_gradients(zip(grads, [w]))
+        return loss
+
+    losses = [step(tf.constant(v)) for v in (2.0, 0.5, 1.5, 0.2)]
+    return [losses, w, log, step.experimental_get_tracing_count()]
+
+
+@case
+def autograph_gradient_inside_through_nested_ifs_and_a_loop(tf):
+    # nested ifs and a while loop inside the tape: values and zeros as TF, and how often the
+    # Python of the branches runs
+    log = []
+
+    @tf.function
+    def f(x, n):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            if x > 0:
+                if x > 10:
+                    log.append("big")
+                    y = y * 3.0
+                else:
+                    y = y * 2.0
+            i = 0
+            while i < n:
+                log.append("body")
+                y = y * x
+                i += 1
+        return y, tape.gradient(y, x)
+
+    out = [f(tf.constant(v), tf.constant(n)) for v, n in ((20.0, 1), (2.0, 2), (-1.0, 0))]
+    return [out, log, f.experimental_get_tracing_count()]
