@@ -182,7 +182,7 @@ def _first_values(graph, state, set_state, get_state, body):
         body()
         return get_state()
 
-    _, after = graph.trace_branch(once)
+    _, after = graph.trace_branch(once, loop=True)
     set_state(state)
     return tuple(
         Tensor(np.zeros_like(convert_to_tensor(a)._value))
@@ -309,7 +309,11 @@ def convert(fn):
         return types.MethodType(convert(fn.__func__), fn.__self__)
     if not isinstance(fn, types.FunctionType) or fn.__name__ == "<lambda>":
         return fn
-    if getattr(fn, "__minitape_do_not_convert__", False) or "__class__" in fn.__code__.co_freevars:
+    if (
+        getattr(fn, "__minitape_do_not_convert__", False)
+        or hasattr(fn, "__wrapped__")  # (a decorator's wrapper: its source is not its own)
+        or "__class__" in fn.__code__.co_freevars  # (zero-argument super())
+    ):
         return fn
     try:
         fdef, filename = _converted_def(fn)
@@ -330,17 +334,21 @@ def _converted_def(fn, always=False):
     filename = inspect.getsourcefile(fn) or "<autograph>"
     tree = ast.parse(source)
     fdef = tree.body[0]
-    if not isinstance(fdef, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if not isinstance(fdef, ast.FunctionDef) or fdef.name != fn.__code__.co_name:
         raise _CannotConvert()
     ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in _walk(fdef.body)):
         raise _CannotConvert()
-    if not always and not any(isinstance(n, _CONVERTED) for n in _walk(fdef.body)):
+    if not always and not any(_converts(n) for n in _walk(fdef.body)):
         return None, filename
     return _Converter().function(fdef), filename
 
 
-_CONVERTED = (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp, ast.UnaryOp)
+def _converts(node):
+    """Whether the conversion changes `node`: control flow, and/or, not."""
+    if isinstance(node, ast.UnaryOp):
+        return isinstance(node.op, ast.Not)
+    return isinstance(node, (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp))
 
 
 def _compiled(fn, fdef, filename):
@@ -380,21 +388,31 @@ def _compiled(fn, fdef, filename):
     return converted
 
 
-def _walk(stmts):
-    """Every node in `stmts`, not looking into nested functions, lambdas and classes."""
-    todo = list(stmts)
-    while todo:
-        node = todo.pop()
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _walk(nodes, into_scopes=False):
+    """Every node in `nodes`, in order; nested functions, lambdas and classes are not looked
+    into unless `into_scopes`."""
+    for node in nodes:
         yield node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            todo.extend(ast.iter_child_nodes(node))
+        if into_scopes or not isinstance(node, _SCOPES):
+            yield from _walk(ast.iter_child_nodes(node), into_scopes)
 
 
 def _assigned(stmts):
-    """The names `stmts` assign (in order of appearance), nested functions' names included."""
+    """The names `stmts` bind in the function, in order of appearance: assignment and loop
+    targets, `with ... as`, nested functions' and classes' names (not the variables of a
+    comprehension, which are its own)."""
+    own = {
+        id(name)
+        for node in _walk(stmts)
+        if isinstance(node, ast.comprehension)
+        for name in ast.walk(node.target)
+    }
     names = []
-    for node in _walk_in_order(stmts):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+    for node in _walk(stmts):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in own:
             found = node.id
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             found = node.name
@@ -405,26 +423,13 @@ def _assigned(stmts):
     return names
 
 
-def _walk_in_order(stmts):
-    for stmt in stmts:
-        yield stmt
-        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            yield from _walk_in_order(list(ast.iter_child_nodes(stmt)))
-
-
 def _used(nodes):
+    """The names `nodes` read (closures included: a nested function reads when called)."""
     return {
-        n.id for n in _walk(nodes) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-    } | {
-        name
-        for n in _walk(nodes)
-        if isinstance(n, (ast.FunctionDef, ast.Lambda))
-        for name in _loads_inside(n)
+        n.id
+        for n in _walk(nodes, into_scopes=True)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
     }
-
-
-def _loads_inside(fn):
-    return {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _live_in(stmts, live_out):
@@ -449,14 +454,12 @@ def _live_in_stmt(stmt, live_out):
                 body -= set(_assigned([stmt.target]))
             live = set(live_out) | head | body
         return live
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign)) or isinstance(stmt, ast.AugAssign):
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):  # (AugAssign reads its target first)
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         killed = {t.id for t in targets if isinstance(t, ast.Name)}
-        if isinstance(stmt, ast.AugAssign):
-            killed = set()
         return (set(live_out) - killed) | _used([stmt])
     if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
-        return (set(live_out) - {stmt.name}) | _loads_inside(stmt)
+        return (set(live_out) - {stmt.name}) | _used([stmt])
     return set(live_out) | _used([stmt])
 
 
@@ -474,7 +477,7 @@ def _loose_jumps(stmts):
         if isinstance(node, (ast.While, ast.For)):
             todo.extend(node.orelse)
             continue
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        if not isinstance(node, _SCOPES):
             todo.extend(ast.iter_child_nodes(node))
     return False
 
@@ -516,10 +519,7 @@ def _returns_outside_loops(stmts):
         node = todo.pop()
         if isinstance(node, ast.Return):
             found.append(node)
-        elif not isinstance(
-            node,
-            (ast.While, ast.For, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef),
-        ):
+        elif not isinstance(node, (ast.While, ast.For, *_SCOPES)):
             todo.extend(ast.iter_child_nodes(node))
     return found
 
@@ -648,7 +648,7 @@ class _Converter:
             return [stmt]
         return [_expressions(stmt)]
 
-    def _state_functions(self, state, nonlocals, stmt):
+    def _state_functions(self, state, stmt):
         get_state, set_state = self._fresh("get_state"), self._fresh("set_state")
         names = ", ".join(state)
         one = "," if len(state) == 1 else ""
@@ -683,7 +683,7 @@ class _Converter:
         nonlocals = [n for n in modified if n in live_after or n in defined]
         body = self._block(stmt.body, defined, live_after)
         orelse = self._block(stmt.orelse, defined, live_after)
-        get_state, set_state, defs = self._state_functions(state, nonlocals, stmt)
+        get_state, set_state, defs = self._state_functions(state, stmt)
         if_body, else_body = self._fresh("if_body"), self._fresh("else_body")
         call = _call(
             "if_stmt",
@@ -710,7 +710,7 @@ class _Converter:
         state = [n for n in modified if n in loop_live or n in live_after]
         nonlocals = [n for n in modified if n in state or n in defined]
         body = self._block(stmt.body, defined | set(targets), loop_live)
-        get_state, set_state, defs = self._state_functions(state, nonlocals, stmt)
+        get_state, set_state, defs = self._state_functions(state, stmt)
         loop_body = self._fresh("loop_body")
         names = ast.Tuple([ast.Constant(n) for n in state], ast.Load())
         if is_for:
@@ -816,12 +816,13 @@ def _expressions(node):
     return ast.fix_missing_locations(_Expressions().visit(node))
 
 
-class experimental:  # noqa: N801  (TF's `tf.autograph.experimental` namespace)
-    """`tf.autograph.experimental.do_not_convert`: a function AutoGraph leaves as it is."""
+def do_not_convert(func=None):
+    """A function AutoGraph leaves as it is (TF's `tf.autograph.experimental.do_not_convert`):
+    an `if` on a tensor in it then runs as Python while tracing."""
+    if func is None:
+        return do_not_convert
+    func.__minitape_do_not_convert__ = True
+    return func
 
-    @staticmethod
-    def do_not_convert(func=None):
-        if func is None:
-            return experimental.do_not_convert
-        func.__minitape_do_not_convert__ = True
-        return func
+
+experimental = types.SimpleNamespace(do_not_convert=do_not_convert)

@@ -330,8 +330,8 @@ def graph_while(graph, cond, body, loop_vars):
         _assert_same_structure(list(loop_vars), list(new))
         return [convert_to_tensor(x) for x in nest.flatten(_read_variables(new))]
 
-    test = graph.trace_branch(lambda: convert_to_tensor(cond(*packed)), stand_ins)
-    new = graph.trace_branch(run_body, stand_ins, test[0].inputs)
+    test = graph.trace_branch(lambda: convert_to_tensor(cond(*packed)), stand_ins, loop=True)
+    new = graph.trace_branch(run_body, stand_ins, test[0].inputs, loop=True)
     if test[0].python_decided or new[0].python_decided:
         return None
     for i, (a, b) in enumerate(zip(initial, new[1])):

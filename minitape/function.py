@@ -133,9 +133,10 @@ class Graph:
     directly (one numbering for all), recorded into one `cond` node; a `while` records its
     test and body the same way (see `trace_branch`, `add_cond`, `add_while`)."""
 
-    def __init__(self, name, parent=None, scope=None):
+    def __init__(self, name, parent=None, scope=None, loop=False):
         self.name = name
         self.parent = parent
+        self.loop = loop  # a loop's test or body (runs again and again)
         self.nodes = []
         self.inputs, self.input_names = [], []  # slots of the tensor arguments
         self.outputs = None  # the returned structure, slots for tensors
@@ -167,13 +168,17 @@ class Graph:
         self.specs.append((tuple(np.shape(tensor._value)), tensor._value.dtype.name))
         return slot
 
-    def _find(self, key):
-        """The slot known by `key` (a tensor's id) here or in an enclosing graph, or None."""
+    def _find(self, key, within_loop=False):
+        """The slot known by `key` (a tensor's id) here or in an enclosing graph, or None.
+        `within_loop`: look no further out than the innermost loop test or body (a variable
+        read outside a loop does not stand for its value in every iteration)."""
         graph = self
         while graph is not None:
             slot = graph._slots.get(key)
             if slot is not None:
                 return slot
+            if within_loop and graph.loop:
+                return None
             graph = graph.parent
         return None
 
@@ -228,7 +233,7 @@ class Graph:
     def variable_read(self, var, read):
         """`var` was read as the tensor `read`: every read of one value shares one slot."""
         self._note(var)
-        slot = self._find(id(var._snap))
+        slot = self._find(id(var._snap), within_loop=True)
         if slot is None or slot in self.constants:  # a value not read yet in this trace
             slot = self._new_slot(var._snap)
             self.nodes.append((_READ, var, (), None, slot))
@@ -250,16 +255,17 @@ class Graph:
             self.root.created_variables = True
 
     # -- control flow: sub-graphs ----------------------------------------------------------
-    def trace_branch(self, fn, inputs=(), slots=None):
+    def trace_branch(self, fn, inputs=(), slots=None, loop=False):
         """Trace `fn()` into a new sub-graph of this one, *dry*: no tape records it, and every
         variable it assigns and every random stream it draws from is put back afterwards (TF
         builds both branches of a cond, and runs one). `inputs`: stand-in tensors of a loop's
         variables, which become the sub-graph's inputs (at `slots`, to share them with another
-        sub-graph). Returns (the sub-graph, what `fn` returned)."""
+        sub-graph); `loop`: the sub-graph is a loop's test or body. Returns (the sub-graph,
+        what `fn` returned)."""
         from .random import _unchanged
 
         scope = (getattr(self, "kernel_scope", None), len(self.nodes), slots is not None)
-        sub = Graph(self.name, parent=self, scope=scope)
+        sub = Graph(self.name, parent=self, scope=scope, loop=loop)
         for i, t in enumerate(inputs):
             if slots is None:
                 sub.inputs.append(sub._new_slot(t))

@@ -429,3 +429,56 @@ def autograph_gradient_inside_through_nested_ifs_and_a_loop(tf):
 
     out = [f(tf.constant(v), tf.constant(n)) for v, n in ((20.0, 1), (2.0, 2), (-1.0, 0))]
     return [out, log, f.experimental_get_tracing_count()]
+
+
+@case
+def autograph_branches_and_loops_that_assign_variables(tf):
+    # an `if` whose branches only assign, and a `while` on a variable its body assigns (no
+    # loop variables at all): both decided on every call, the variable read anew each time
+    counter = tf.Variable(0.0)
+    level = tf.Variable(0.0)
+
+    @tf.function
+    def count(x):
+        if x > 0:
+            counter.assign_add(1.0)
+        else:
+            counter.assign_sub(1.0)
+        return counter.read_value()
+
+    @tf.function
+    def fill(limit):
+        while level < limit:
+            level.assign_add(1.0)
+        return level.read_value()
+
+    counts = [count(tf.constant(v)) for v in (1.0, 1.0, -1.0)]
+    fills = [fill(tf.constant(v)) for v in (3.0, 5.0, 2.0)]
+    return [
+        counts,
+        fills,
+        [counter, level],
+        [count.experimental_get_tracing_count(), fill.experimental_get_tracing_count()],
+    ]
+
+
+@case
+def autograph_method_with_a_python_flag_and_a_tensor_if(tf):
+    class Scale(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(2.0)
+
+        @tf.function
+        def __call__(self, x, training=False):
+            if training:
+                x = x * 0.5
+            if tf.reduce_sum(x) > 0:
+                y = x * self.w
+            else:
+                y = -x
+            return y
+
+    m = Scale()
+    out = [m(tf.constant(3.0)), m(tf.constant(-3.0)), m(tf.constant(3.0), training=True)]
+    return [out, m.__call__.experimental_get_tracing_count()]
