@@ -317,14 +317,12 @@ def convert(fn):
         return fn
     try:
         fdef, filename = _converted_def(fn)
+        return fn if fdef is None else _compiled(fn, fdef, filename)
     except _CannotConvert:
         return fn
     except (OSError, TypeError, SyntaxError, IndexError) as e:
         logger.warning("AutoGraph could not transform %r and will run it as-is. Cause: %s", fn, e)
         return fn
-    if fdef is None:
-        return fn
-    return _compiled(fn, fdef, filename)
 
 
 def _converted_def(fn, always=False):
@@ -458,6 +456,10 @@ def _live_in_stmt(stmt, live_out):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         killed = {t.id for t in targets if isinstance(t, ast.Name)}
         return (set(live_out) - killed) | _used([stmt])
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        bound = _assigned([item.optional_vars for item in stmt.items if item.optional_vars])
+        live = _live_in(stmt.body, live_out) - set(bound)
+        return live | _used([item.context_expr for item in stmt.items])
     if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
         return (set(live_out) - {stmt.name}) | _used([stmt])
     return set(live_out) | _used([stmt])
@@ -729,7 +731,7 @@ class _Converter:
             return [
                 *defs,
                 self._function(loop_body, itr, nonlocals, body, stmt),
-                *self._undefined(targets, defined, stmt),
+                *self._undefined(list(dict.fromkeys(targets + state)), defined, stmt),
                 ast.copy_location(ast.Expr(call), stmt),
             ]
         loop_test = self._fresh("loop_test")
