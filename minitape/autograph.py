@@ -9,7 +9,7 @@ before tracing it, so that an `if`, `while` or `for` on a *tensor* becomes graph
             y = -x
         return y
 
-    print(tf.autograph.to_code(f.python_function))
+    print(tf.autograph.to_code(f))
 
 A trace runs the Python code once. A plain `if x > 0:` would ask for the traced value of `x`,
 take one branch, and the graph would repeat that branch on every call. So, as TF does, the
@@ -31,14 +31,17 @@ Python `0.0` too), and the graph decides again on every call. `for i in tf.range
 tensor) becomes a while loop over its first dimension.
 
 `return` inside an `if` becomes an assignment of `retval_` (statements after an `if` that
-returns move into its other branch, as TF's rewrite does). What is not converted stays
-Python, and runs as before (a tensor value decided in Python makes the function run its
-Python code on every call, see `function.py`): a loop containing `break`, `continue` or
-`return`, a function using `global` or `nonlocal`, functions called from the traced one
-(TF converts those too), lambdas, and any function whose source cannot be read.
+returns move into its other branch, as TF's rewrite does); `break` and `continue` set flags
+(`break_`, `continue_`) that the loop's test and the rest of its body check. What is not
+converted stays Python, and runs as before (a tensor value decided in Python makes the
+function run its Python code on every call, see `function.py`): a loop containing `return`
+(on a tensor, TF's NotImplementedError), a function using `global` or `nonlocal`, functions
+called from the traced one (TF converts those too), lambdas, decorated wrappers, and any
+function whose source cannot be read.
 """
 
 import ast
+import copy
 import functools
 import inspect
 import sys
@@ -224,24 +227,27 @@ def _python_loop_on(value, returns):
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
-    """`for x in iter_: body(x)`. Over a tensor while tracing (`tf.range(n)` included): a graph
-    while loop over its first dimension, the index and the named variables as loop
-    variables. Over anything else: Python's loop (unrolled into the trace)."""
+    """`for x in iter_: body(x)` (stopping when `extra_test()`, if given, is false: a `break`).
+    Over a tensor while tracing (`tf.range(n)` included): a graph while loop over its first
+    dimension, the index and the named variables as loop variables. Over anything else:
+    Python's loop (unrolled into the trace)."""
     graph = _graph_for(iter_)
     if graph is None:
-        for x in iter_:
-            body(x)
+        _python_for(iter_, extra_test, body)
         return
     from .array_ops import gather
+    from .ops import logical_and
 
     items = convert_to_tensor(iter_)
     n = apply(_LENGTH, items)
-    first = _first_values(graph, get_state(), set_state, get_state, lambda: body(items[0]))
-    initial = first
+    initial = _first_values(graph, get_state(), set_state, get_state, lambda: body(items[0]))
     _check_defined(symbol_names, initial)
 
     def loop_test(i, *state):
-        return i < n
+        if extra_test is None:
+            return i < n
+        set_state(state)
+        return logical_and(i < n, extra_test())
 
     def loop_body(i, *state):
         set_state(state)
@@ -251,10 +257,16 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     result = control_flow.graph_while(graph, loop_test, loop_body, (Tensor(np.int32(0)), *initial))
     if result is None:  # (the body decided in Python on a traced value: run it in Python)
         set_state(initial)
-        for x in iter_:
-            body(x)
+        _python_for(iter_, extra_test, body)
         return
     set_state(tuple(result[1:]))
+
+
+def _python_for(iterable, extra_test, body):
+    for x in iterable:
+        if extra_test is not None and not extra_test():
+            break
+        body(x)
 
 
 _LENGTH = Op("Length", lambda x: np.int32(np.shape(x)[0]))  # (TF: Shape, then StridedSlice)
@@ -445,6 +457,7 @@ def _live_in_stmt(stmt, live_out):
         return _used([stmt.test]) | _live_in(stmt.body, live_out) | _live_in(stmt.orelse, live_out)
     if isinstance(stmt, (ast.While, ast.For)):
         head = _used([stmt.test] if isinstance(stmt, ast.While) else [stmt.iter])
+        head |= _used([getattr(stmt, "extra_test", ast.Constant(None))])
         live = set(live_out) | head | _live_in(stmt.orelse, live_out)
         for _ in range(3):  # (a fixed point: what the next iteration reads)
             body = _live_in(stmt.body, live)
@@ -471,17 +484,19 @@ def _contains(stmts, kinds):
 
 def _loose_jumps(stmts):
     """Whether `stmts` hold a `break` or `continue` of a loop around them."""
-    todo = list(stmts)
+    return bool(_own_jumps(stmts))
+
+
+def _own_jumps(stmts):
+    """The `break` and `continue` statements of the loop whose body is `stmts`."""
+    found, todo = [], list(stmts)
     while todo:
         node = todo.pop()
         if isinstance(node, (ast.Break, ast.Continue)):
-            return True
-        if isinstance(node, (ast.While, ast.For)):
-            todo.extend(node.orelse)
-            continue
-        if not isinstance(node, _SCOPES):
+            found.append(node)
+        elif not isinstance(node, (ast.While, ast.For, *_SCOPES)):
             todo.extend(ast.iter_child_nodes(node))
-    return False
+    return found
 
 
 def _always_returns(stmts):
@@ -627,9 +642,16 @@ class _Converter:
             plain = (
                 stmt.orelse
                 or _contains(stmt.body, ast.Return)
-                or _loose_jumps(stmt.body)
                 or (isinstance(stmt, ast.For) and not _simple_target(stmt.target))
             )
+            prefix = []
+            if not plain and _loose_jumps(stmt.body):
+                rewritten = copy.deepcopy(stmt)
+                prefix = self._jumps(rewritten)
+                if _loose_jumps(rewritten.body):  # (a jump inside a `try`: left to Python)
+                    plain, prefix = True, []
+                else:
+                    stmt = rewritten
             loop_live = _live_in_stmt(stmt, live_after)
             if plain:
                 # (a Python loop: on a traced tensor, TF's error if it returns, else the
@@ -641,7 +663,8 @@ class _Converter:
                     stmt.iter = _call("python_loop_iterate", _expressions(stmt.iter), returns)
                 stmt.body = self._block(stmt.body, defined, loop_live)
                 return [stmt]
-            return self._loop(stmt, defined, live_after, loop_live)
+            flags = set(_assigned(prefix))
+            return prefix + self._loop(stmt, defined | flags, live_after, loop_live | flags)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             stmt.items = [_expressions(item) for item in stmt.items]
             stmt.body = self._block(stmt.body, defined, live_after)
@@ -649,6 +672,52 @@ class _Converter:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try)):
             return [stmt]
         return [_expressions(stmt)]
+
+    def _jumps(self, loop):
+        """TF's rewrite of a loop's `break` and `continue` (those not inside a nested loop):
+        `break` sets `break_` (made False before the loop), which the loop's test checks
+        (for a `for`, its extra test); `continue` sets `continue_` (made False at the start
+        of every iteration); the statements after one that may have set a flag run under
+        `if not <flag>:`. Returns the statements to put before the loop."""
+        kinds = {type(n) for n in _own_jumps(loop.body)}
+        flags, prefix = {}, []
+        if ast.Break in kinds:
+            flags[ast.Break] = self._fresh("break_")
+            prefix.append(ast.copy_location(_assign(flags[ast.Break], ast.Constant(False)), loop))
+        if ast.Continue in kinds:
+            flags[ast.Continue] = self._fresh("continue_")
+        loop.body = self._guarded(loop.body, flags)
+        if ast.Continue in flags:
+            start = _assign(flags[ast.Continue], ast.Constant(False))
+            loop.body.insert(0, ast.copy_location(start, loop))
+        if ast.Break in flags:
+            not_broken = ast.UnaryOp(ast.Not(), _name(flags[ast.Break]))
+            if isinstance(loop, ast.While):
+                loop.test = ast.BoolOp(ast.And(), [not_broken, loop.test])
+            else:
+                loop.extra_test = not_broken
+        return prefix
+
+    def _guarded(self, stmts, flags):
+        out = []
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, (ast.Break, ast.Continue)):
+                set_flag = _assign(flags[type(stmt)], ast.Constant(True))
+                return out + [ast.copy_location(set_flag, stmt)]  # (the rest is dead code)
+            if isinstance(stmt, ast.If):
+                stmt.body = self._guarded(stmt.body, flags) or [ast.Pass()]
+                stmt.orelse = self._guarded(stmt.orelse, flags)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                stmt.body = self._guarded(stmt.body, flags) or [ast.Pass()]
+            out.append(stmt)
+            raised = [f for f in flags.values() if f in _assigned([stmt])]
+            rest = stmts[i + 1 :]
+            if rest and raised:
+                names = [_name(f) for f in raised]
+                either = names[0] if len(names) == 1 else ast.BoolOp(ast.Or(), names)
+                guard = ast.If(ast.UnaryOp(ast.Not(), either), self._guarded(rest, flags), [])
+                return out + [ast.copy_location(guard, rest[0])]
+        return out
 
     def _state_functions(self, state, stmt):
         get_state, set_state = self._fresh("get_state"), self._fresh("set_state")
@@ -718,10 +787,11 @@ class _Converter:
         if is_for:
             itr = self._fresh("itr")
             body = [ast.copy_location(ast.Assign([stmt.target], _name(itr)), stmt)] + body
+            extra = getattr(stmt, "extra_test", None)
             call = _call(
                 "for_stmt",
                 _expressions(stmt.iter),
-                ast.Constant(None),
+                ast.Constant(None) if extra is None else _lambda(_expressions(extra)),
                 _name(loop_body),
                 _name(get_state),
                 _name(set_state),

@@ -136,7 +136,29 @@ def test_code_after_an_if_that_may_return_is_guarded():
     assert [float(f(tf.constant(v))) for v in (20.0, 5.0, -1.0)] == [20.0, 6.0, 0.0]
 
 
-def test_loops_with_break_continue_or_return_stay_python():
+def test_break_and_continue_become_flags():
+    def f(n):
+        s = 0
+        i = 0
+        while i < n:
+            i += 1
+            if i % 2 == 0:
+                continue
+            if i > 6:
+                break
+            s += i
+        return s
+
+    code = code_of(f)
+    assert "break_ = False" in code and "continue_ = False" in code
+    assert "ag__.and_(lambda: ag__.not_(break_), lambda: i < n)" in code
+    g = tf.function(f)
+    assert [int(g(tf.constant(n))) for n in (10, 5, 0)] == [9, 9, 0]  # 1 + 3 + 5, then 7 > 6
+    assert g.experimental_get_tracing_count() == 1
+    assert g.get_concrete_function(tf.constant(1)).graph.replayable
+
+
+def test_a_for_loop_with_break_gets_an_extra_test():
     def f(n):
         s = 0
         for i in tf.range(n):
@@ -145,11 +167,24 @@ def test_loops_with_break_continue_or_return_stay_python():
             s += i
         return s
 
-    code = code_of(f)
-    assert "ag__.python_loop_iterate(tf.range(n), False)" in code
-    assert "for_stmt" not in code and "if_stmt" not in code
+    assert "ag__.for_stmt(tf.range(n), lambda: ag__.not_(break_), loop_body" in code_of(f)
     g = tf.function(f)
-    assert [int(g(tf.constant(n))) for n in (10, 2)] == [3, 1]  # (its Python on every call)
+    assert [int(g(tf.constant(n))) for n in (10, 2)] == [3, 1]
+    assert g.get_concrete_function(tf.constant(1)).graph.replayable
+
+
+def test_a_loop_that_returns_stays_python():
+    def f(n):
+        for i in tf.range(n):
+            if i > 2:
+                return i
+        return -1
+
+    code = code_of(f)
+    assert "ag__.python_loop_iterate(tf.range(n), True)" in code and "for_stmt" not in code
+    with pytest.raises(NotImplementedError, match="a return statement cannot be placed"):
+        tf.function(f)(tf.constant(10))
+    assert int(f(tf.constant(10))) == 3  # (eagerly, plain Python)
 
 
 def test_conditional_expressions_and_boolean_operators():
