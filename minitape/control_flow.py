@@ -685,8 +685,7 @@ def get_static_value(tensor, partial=False):
         return None
     if not isinstance(tensor, Tensor):
         return tensor
-    graph = STATE.tracer
-    slots = getattr(graph, "_slots", None)
-    if slots is not None and id(tensor) in slots and slots[id(tensor)] not in graph.constants:
+    graph = tracing_graph()
+    if graph is not None and graph.depends_on_inputs(tensor):
         return None
     return tensor.numpy()

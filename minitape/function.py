@@ -143,6 +143,7 @@ class Graph:
         self._slots = {}  # id(tensor) -> slot, while tracing
         self._old_values = {}  # var id -> (var, value before the trace)
         self.python_decided = False  # Python read a traced tensor's value (value_used)
+        self._branches = 0  # sub-graphs traced from this one (names their random kernels)
         if parent is None:
             self.root = self
             self.constants = {}  # slot -> Tensor captured by value
@@ -211,8 +212,7 @@ class Graph:
         convert. (TF makes a cast of `float()` and refuses `.numpy()`.) A replay of this trace
         could only repeat today's value, so the function runs its Python code on every call
         instead."""
-        slot = self._find(id(tensor))
-        if isinstance(tensor, Variable) or (slot is not None and slot not in self.constants):
+        if self.depends_on_inputs(tensor):
             self.python_decided = True
             self.root.unreplayable = (
                 "uses a tensor's value in Python (if, while, float(), .numpy(), ...)"
@@ -220,11 +220,16 @@ class Graph:
 
     def refuses_truth(self, tensor):
         """`bool()` of a tensor, traced without AutoGraph: TF's error, for a traced tensor."""
-        if self.root.autograph:
-            return
-        slot = self._find(id(tensor))
-        if isinstance(tensor, Variable) or (slot is not None and slot not in self.constants):
+        if not self.root.autograph and self.depends_on_inputs(tensor):
             raise OperatorNotAllowedInGraphError(_NO_BOOL)
+
+    def depends_on_inputs(self, tensor):
+        """Whether `tensor` is a variable, or was computed in this trace from its arguments
+        or variables (a constant made outside is not: its value is known)."""
+        if isinstance(tensor, Variable):
+            return True
+        slot = self._find(id(tensor))
+        return slot is not None and slot not in self.constants
 
     @property
     def replayable(self):
@@ -264,7 +269,8 @@ class Graph:
         what `fn` returned)."""
         from .random import _unchanged
 
-        scope = (getattr(self, "kernel_scope", None), len(self.nodes), slots is not None)
+        self._branches += 1
+        scope = (getattr(self, "kernel_scope", None), self._branches)
         sub = Graph(self.name, parent=self, scope=scope, loop=loop)
         for i, t in enumerate(inputs):
             if slots is None:
