@@ -482,3 +482,22 @@ def autograph_method_with_a_python_flag_and_a_tensor_if(tf):
     m = Scale()
     out = [m(tf.constant(3.0)), m(tf.constant(-3.0)), m(tf.constant(3.0), training=True)]
     return [out, m.__call__.experimental_get_tracing_count()]
+
+
+@case
+def autograph_random_draws_in_the_branches(tf):
+    # each branch's random op keeps its own stream across calls (with and without op seeds)
+    out = []
+    for seeds in ((3, 4), (None, None)):
+        tf.random.set_seed(5)
+
+        @tf.function
+        def f(x):
+            if x > 0:
+                y = x + tf.random.uniform((), seed=seeds[0])  # noqa: B023
+            else:
+                y = x - tf.random.uniform((), seed=seeds[1])  # noqa: B023
+            return y
+
+        out.append([f(tf.constant(v)) for v in (1.0, 1.0, -1.0, 1.0, -1.0)])
+    return out
