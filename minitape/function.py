@@ -29,10 +29,10 @@ Control flow on tensors: before tracing, the function is converted by AutoGraph
 effects happen once), the outputs are tensors, and the replay decides on every call (the
 compiled replay is an `if` / a `while` loop in `python_source`). A tape inside the function
 records such a cond as one op whose gradient is a cond too. What a replay cannot repeat is a
-gradient taken inside the function through a while loop, nested conds or a cond that
-assigns variables (the trace's backward pass went through the iterations and branches that
-ran): such a function runs as a fresh, thrown-away trace on every call -- TF's numbers, but
-its Python side effects on every call.
+gradient taken inside the function through a while loop or a cond that assigns variables
+(the trace's backward pass went through the iterations and the branch that ran): such a
+function runs as a fresh, thrown-away trace on every call -- TF's numbers, but its Python
+side effects on every call.
 
 What a replay cannot redo at all: Python reading a traced tensor's value (`float(x)`, an
 index, `x.numpy()`, a variable's `.numpy()`, or an `if` AutoGraph left alone). Such a
@@ -112,8 +112,8 @@ _READ = "read"  # ("read", var, (), None, out)       out <- the variable's value
 _ASSIGN = "assign"  # ("assign", var, (slot,), how, None) var.assign/assign_add/assign_sub(slot)
 # and the two control-flow nodes, whose `what` is a `_Branches` (sub-graphs) and whose output
 # is a tuple of slots (None for a None result):
-_COND = "cond"  # ("cond", branches, (pred, *captured), None, outs)   the then or the else graph
-_WHILE = "while"  # ("while", branches, (*initial, *captured), None, outs)   test, body, test...
+_COND = "cond"  # ("cond", branches, (pred, *captured), rebound, outs)   then or else graph
+_WHILE = "while"  # ("while", branches, (*initial, *captured), rebound, outs)   test, body, ...
 _CONTROL_FLOW = (_COND, _WHILE)
 _TF_NAMES = {
     "assign": "AssignVariableOp",
@@ -295,7 +295,7 @@ class Graph:
         tape records it); returns its results as new tensors."""
         graphs = (self._finish_branch(*then), self._finish_branch(*orelse))
         captured = sorted(set(_captured(graphs[0])) | set(_captured(graphs[1])))
-        return self._add_node(_COND, graphs, (self._slot(pred), *captured))
+        return self._add_node(_COND, _Branches(graphs), (self._slot(pred), *captured))
 
     def add_while(self, initial, test, body):
         """Record a while node: `initial` the loop variables (tensors), `test` (sub-graph, the
@@ -303,7 +303,8 @@ class Graph:
         same inputs. The loop runs now, for real; returns the final loop variables."""
         graphs = (self._finish_branch(*test), self._finish_branch(*body))
         captured = sorted(set(_captured(graphs[0])) | set(_captured(graphs[1])))
-        return self._add_node(_WHILE, graphs, (*[self._slot(t) for t in initial], *captured))
+        initial = [self._slot(t) for t in initial]
+        return self._add_node(_WHILE, _Branches(graphs), (*initial, *captured))
 
     def _finish_branch(self, sub, results):
         sub.outputs = [None if r is None else sub._slot(r) for r in results]
@@ -311,12 +312,22 @@ class Graph:
         sub._slots = sub._old_values = None
         return sub
 
-    def _add_node(self, kind, graphs, ins):
-        branches = _Branches(graphs)
+    def record_again(self, kind, branches, ins, vals):
+        """A cond or while node of another graph, run again while this one is traced (the
+        gradient of a cond recomputes its branch, which may hold conds): recorded here as a
+        node with the same sub-graphs, which read the slots `ins` had there, rebound to this
+        graph's slots of the same tensors."""
+        new = tuple(self._slot(vals[s]) for s in ins)
+        rebound = tuple((old, slot) for old, slot in zip(ins, new) if old != slot)
+        return self._add_node(kind, branches, new, rebound)
+
+    def _add_node(self, kind, branches, ins, rebound=()):
         for var in branches.assigned:  # (so that a dry trace can put them back)
             self._old_values.setdefault(var._id, (var, var._snap))
         self.root.has_control_flow = True
         vals = list(self._traced)  # slot -> tensor
+        for old, slot in rebound:
+            vals[old] = vals[slot]
         saved = STATE.tracer
         STATE.tracer = None  # (the node is recorded as one; its ops run through `apply`)
         try:
@@ -324,7 +335,7 @@ class Graph:
         finally:
             STATE.tracer = saved
         slots = tuple(None if t is None else self._new_slot(t) for t in outs)
-        self.nodes.append((kind, branches, ins, None, slots))
+        self.nodes.append((kind, branches, ins, rebound, slots))
         return outs
 
     # -- finishing -------------------------------------------------------------------------
@@ -415,6 +426,7 @@ class Graph:
                 lines.append(f"{pad}{what.name.split(':')[0]}.{attrs}({self._ref(ins[0])})")
                 continue
             if kind in _CONTROL_FLOW:
+                lines += [f"{pad}%{old} = %{slot}" for old, slot in attrs]
                 lines += self._control_flow_lines(kind, what, ins, out, pad)
                 continue
             if kind is _READ:
@@ -487,9 +499,11 @@ class _Branches:
                         found = getattr(self, name)
                         found += [v for v in getattr(what, name) if all(v is not f for f in found)]
         self.changes_state = any(_changes_state(n) for g in graphs for n in g.nodes)
-        # (only ops and reads: the one-op recording of a cond can run them again)
+        # (ops, reads and such conds: the one-op recording of a cond can run them again)
         self.plain = not self.changes_state and all(
-            n[0] is _OP or n[0] is _READ for g in graphs for n in g.nodes
+            n[0] is _OP or n[0] is _READ or (n[0] is _COND and n[1].plain)
+            for g in graphs
+            for n in g.nodes
         )
 
 
@@ -547,15 +561,22 @@ def _execute(nodes, vals):
             vals[out] = what._read()
         elif kind is _ASSIGN:
             what._set(vals[ins[0]], attrs)
-        else:
-            for slot, t in zip(out, _RUN[kind](what, ins, vals)):
+        else:  # a cond or while node (its `attrs`: slots its sub-graphs read, rebound)
+            tracer = STATE.tracer
+            if hasattr(tracer, "record_again"):  # (run while a graph is traced: a node there)
+                results = tracer.record_again(kind, what, ins, vals)
+            else:
+                for old, slot in attrs:
+                    vals[old] = vals[slot]
+                results = _RUN[kind](what, ins, vals)
+            for slot, t in zip(out, results):
                 if slot is not None:
                     vals[slot] = t
 
 
 def _run_cond(branches, ins, vals):
     """A cond node: run the branch its predicate picks. While a tape listens, a cond whose
-    branches are plain ops is recorded as *one* op (`_record_cond`), whose gradient is
+    branches hold only ops, reads and such conds is recorded as *one* op (`_record_cond`), whose gradient is
     itself a cond: so a gradient taken inside a traced function is graph control flow too,
     and the function stays replayable."""
     then, orelse = branches.graphs
@@ -725,12 +746,14 @@ def _compile(graph):
                 lines.append(f"{pad}s{out} = {var}._snap._value")
             elif kind is _COND:
                 then, orelse = what.graphs
+                rebind(attrs, pad, lines)
                 lines.append(f"{pad}if {known[ins[0]]}:")
                 emit_branch(then, out, pad + "    ", lines)
                 lines.append(f"{pad}else:")
                 emit_branch(orelse, out, pad + "    ", lines)
             elif kind is _WHILE:
                 test, body = what.graphs
+                rebind(attrs, pad, lines)
                 for slot in body.inputs:
                     known[slot] = f"s{slot}"
                 if body.inputs:
@@ -762,6 +785,12 @@ def _compile(graph):
                         params.append(f"{name}=a{out}_{name}")
                 known[out] = f"s{out}"
                 lines.append(f"{pad}s{out} = {fname}({', '.join(params)})")
+
+    def rebind(rebound, pad, lines):
+        """The slots a node of another graph read, given this graph's values."""
+        for old, slot in rebound:
+            known[old] = f"s{old}"
+            lines.append(f"{pad}s{old} = {known[slot]}")
 
     def emit_branch(sub, targets, pad, lines):
         """A sub-graph's nodes, then its results handed on to the slots `targets`."""

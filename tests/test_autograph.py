@@ -279,3 +279,22 @@ def test_a_gradient_inside_through_a_loop_runs_as_a_trace_on_every_call():
     assert [float(f(tf.constant(2.0), tf.constant(n))) for n in (0, 1, 2)] == [1.0, 4.0, 12.0]
     assert f.experimental_get_tracing_count() == 1 and log == ["body"] * 3
     assert not f.get_concrete_function(tf.constant(2.0), tf.constant(1)).graph.replayable
+
+
+def test_a_gradient_inside_through_nested_conds_replays():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            if x < 0:
+                y = -x
+            elif x < 1:
+                y = x * x
+            else:
+                y = 3.0 * x
+        return tape.gradient(y, x)
+
+    assert [float(f(tf.constant(v))) for v in (-2.0, 0.5, 3.0)] == [-1.0, 1.0, 3.0]
+    concrete = f.get_concrete_function(tf.constant(0.5))
+    assert concrete.graph.replayable and f.experimental_get_tracing_count() == 1
+    assert float(concrete(tf.constant(0.25))) == 0.5

@@ -501,3 +501,29 @@ def autograph_random_draws_in_the_branches(tf):
 
         out.append([f(tf.constant(v)) for v in (1.0, 1.0, -1.0, 1.0, -1.0)])
     return out
+
+
+@case
+def autograph_gradient_inside_through_an_elif_chain(tf):
+    # if / elif / else (nested conds) inside the tape: each call's own branch, zeros for the
+    # others, and the Python of every branch once, at tracing
+    log = []
+
+    @tf.function
+    def piecewise(x, a):
+        with tf.GradientTape() as tape:
+            tape.watch([x, a])
+            if x < 0:
+                log.append("negative")
+                y = -x * a
+            elif x < 1:
+                log.append("middle")
+                y = x * x
+            else:
+                log.append("large")
+                y = a * 3.0
+        return y, tape.gradient(y, [x, a])
+
+    a = tf.constant(2.0)
+    out = [piecewise(tf.constant(v), a) for v in (-2.0, 0.5, 3.0, 0.25)]
+    return [out, log, piecewise.experimental_get_tracing_count()]
