@@ -576,9 +576,9 @@ def _execute(nodes, vals):
 
 def _run_cond(branches, ins, vals):
     """A cond node: run the branch its predicate picks. While a tape listens, a cond whose
-    branches hold only ops, reads and such conds is recorded as *one* op (`_record_cond`), whose gradient is
-    itself a cond: so a gradient taken inside a traced function is graph control flow too,
-    and the function stays replayable."""
+    branches hold only ops, reads and such conds is recorded as *one* op (`_record_cond`),
+    whose gradient is itself a cond: so a gradient taken inside a traced function is graph
+    control flow too, and the function stays replayable."""
     then, orelse = branches.graphs
     graph = then if vals[ins[0]]._value else orelse
     captured = [vals[s] for s in ins[1:]]
