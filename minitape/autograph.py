@@ -100,7 +100,7 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
             set_state(initial)
             fn()
             state = get_state()
-            undefined[which] = [_is_undefined(x) for x in state]
+            undefined[which] = undefined["last"] = [_is_undefined(x) for x in state]
             return tuple(None if _is_undefined(x) else x for x in state)
 
         return run
@@ -111,7 +111,7 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     result = control_flow.graph_cond(graph, cond, branch(body, 0), branch(orelse, 1), check)
     set_state(
         tuple(
-            Undefined(name) if undefined[0][i] else x
+            Undefined(name) if undefined["last"][i] else x
             for i, (name, x) in enumerate(zip(symbol_names, result))
         )
     )
@@ -236,11 +236,14 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         _python_for(iter_, extra_test, body)
         return
     from .array_ops import gather
-    from .ops import logical_and
+    from .ops import concat, logical_and
 
     items = convert_to_tensor(iter_)
     n = apply(_LENGTH, items)
-    initial = _first_values(graph, get_state(), set_state, get_state, lambda: body(items[0]))
+    # (one row of zeros after the last: the body is traced once even when the loop runs no
+    # iteration, and element 0 of an empty tensor would be an error)
+    padded = concat([items, Tensor(np.zeros((1,) + items._value.shape[1:], items._value.dtype))], 0)
+    initial = _first_values(graph, get_state(), set_state, get_state, lambda: body(padded[0]))
     _check_defined(symbol_names, initial)
 
     def loop_test(i, *state):
@@ -251,7 +254,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
 
     def loop_body(i, *state):
         set_state(state)
-        body(gather(items, i))
+        body(gather(padded, i))
         return (i + 1, *get_state())
 
     result = control_flow.graph_while(graph, loop_test, loop_body, (Tensor(np.int32(0)), *initial))

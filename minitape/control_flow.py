@@ -47,7 +47,7 @@ import numpy as np
 
 from . import nest
 from .context import STATE
-from .errors import InvalidArgumentError, OutOfRangeError
+from .errors import InvalidArgumentError, OpError, OutOfRangeError
 from .ops import logical_and, stack, zeros
 from .tensor import Tensor, Variable, convert_to_tensor
 
@@ -285,8 +285,16 @@ def graph_cond(graph, pred, true_fn, false_fn, check=None):
     results become tensors; the branch `pred` picks runs (see `Graph.add_cond`). `check(a,
     b)` may refuse the two branches' results first (AutoGraph's words for its variables)."""
     pred = convert_to_tensor(pred)
-    then = graph.trace_branch(lambda: _branch_results(true_fn()))
-    orelse = graph.trace_branch(lambda: _branch_results(false_fn()))
+    taken = bool(pred._value)
+    try:
+        then = graph.trace_branch(lambda: _branch_results(true_fn()))
+        orelse = graph.trace_branch(lambda: _branch_results(false_fn()))
+    except OpError:
+        # An op of a branch failed on today's values (the branch that does not run, say,
+        # indexing past the end): TF's symbolic trace would not. This trace cannot hold that
+        # branch: the taken one runs as Python, and the function on every call.
+        graph.value_used(pred)
+        return _branch_results(true_fn() if taken else false_fn())
     if check is not None:
         check(then[1], orelse[1])
     _same_branch_structure(then[1], orelse[1])
@@ -331,7 +339,10 @@ def graph_while(graph, cond, body, loop_vars):
         return [convert_to_tensor(x) for x in nest.flatten(_read_variables(new))]
 
     test = graph.trace_branch(lambda: convert_to_tensor(cond(*packed)), stand_ins, loop=True)
-    new = graph.trace_branch(run_body, stand_ins, test[0].inputs, loop=True)
+    try:
+        new = graph.trace_branch(run_body, stand_ins, test[0].inputs, loop=True)
+    except OpError:  # (the body fails on the loop variables' first values: see graph_cond)
+        return None
     if test[0].python_decided or new[0].python_decided:
         return None
     for i, (a, b) in enumerate(zip(initial, new[1])):

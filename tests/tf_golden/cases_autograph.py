@@ -527,3 +527,29 @@ def autograph_gradient_inside_through_an_elif_chain(tf):
     a = tf.constant(2.0)
     out = [piecewise(tf.constant(v), a) for v in (-2.0, 0.5, 3.0, 0.25)]
     return [out, log, piecewise.experimental_get_tracing_count()]
+
+
+@case
+def autograph_the_branch_or_body_that_would_fail_does_not_run(tf):
+    # TF traces symbolically: the branch not taken (indexing past the end) and the body of a
+    # loop over an empty range never run, even at the first call
+    @tf.function
+    def pick(x, i):
+        if i < 3:
+            y = x[i]
+        else:
+            y = x[0] * 0.0
+        return y
+
+    @tf.function
+    def total(x, n):
+        s = x
+        for i in tf.range(n):
+            s = s + tf.cast(i, tf.float32)
+        return s
+
+    x = tf.constant([1.0, 2.0, 3.0])
+    return [
+        [pick(x, tf.constant(5)), pick(x, tf.constant(1)), pick.experimental_get_tracing_count()],
+        [total(tf.constant(1.0), tf.constant(0)), total(tf.constant(1.0), tf.constant(4))],
+    ]
