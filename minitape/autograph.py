@@ -51,7 +51,8 @@ import types
 import numpy as np
 
 from . import control_flow
-from .tape import Op, apply, logger
+from .function import _LENGTH
+from .tape import apply, logger
 from .tensor import Tensor, Variable, convert_to_tensor
 
 __all__ = ["to_code", "convert", "experimental"]
@@ -270,9 +271,6 @@ def _python_for(iterable, extra_test, body):
         if extra_test is not None and not extra_test():
             break
         body(x)
-
-
-_LENGTH = Op("Length", lambda x: np.int32(np.shape(x)[0]))  # (TF: Shape, then StridedSlice)
 
 
 def not_(a):

@@ -28,11 +28,12 @@ Control flow on tensors: before tracing, the function is converted by AutoGraph
 `cond` or `while` node (see `Graph.add_cond`): both branches are traced (their Python side
 effects happen once), the outputs are tensors, and the replay decides on every call (the
 compiled replay is an `if` / a `while` loop in `python_source`). A tape inside the function
-records such a cond as one op whose gradient is a cond too. What a replay cannot repeat is a
-gradient taken inside the function through a while loop or a cond that assigns variables
-(the trace's backward pass went through the iterations and the branch that ran): such a
-function runs as a fresh, thrown-away trace on every call -- TF's numbers, but its Python
-side effects on every call.
+records such a cond as one op whose gradient is a cond too, and such a loop as one op whose
+gradient is a loop walking its iterations backwards. What a replay cannot repeat is a
+gradient taken inside the function through a cond or loop that assigns variables or draws
+random numbers (the trace's backward pass went through the branch and iterations that ran):
+such a function runs as a fresh, thrown-away trace on every call -- TF's numbers, but its
+Python side effects on every call.
 
 What a replay cannot redo at all: Python reading a traced tensor's value (`float(x)`, an
 index, `x.numpy()`, a variable's `.numpy()`, or an `if` AutoGraph left alone). Such a
@@ -303,8 +304,8 @@ class Graph:
         same inputs. The loop runs now, for real; returns the final loop variables."""
         graphs = (self._finish_branch(*test), self._finish_branch(*body))
         captured = sorted(set(_captured(graphs[0])) | set(_captured(graphs[1])))
-        initial = [self._slot(t) for t in initial]
-        return self._add_node(_WHILE, _Branches(graphs), (*initial, *captured))
+        slots = [self._slot(t) for t in initial]
+        return self._add_node(_WHILE, _Branches(graphs), (*slots, *captured))[: len(slots)]
 
     def _finish_branch(self, sub, results):
         sub.outputs = [None if r is None else sub._slot(r) for r in results]
@@ -324,6 +325,8 @@ class Graph:
     def _add_node(self, kind, branches, ins, rebound=()):
         for var in branches.assigned:  # (so that a dry trace can put them back)
             self._old_values.setdefault(var._id, (var, var._snap))
+        if kind is _WHILE and STATE.tapes and branches.plain and branches.graphs[1].inputs:
+            branches.keeps_history = True  # (a tape listens: its gradient will need them)
         self.root.has_control_flow = True
         vals = list(self._traced)  # slot -> tensor
         for old, slot in rebound:
@@ -499,6 +502,7 @@ class _Branches:
                         found = getattr(self, name)
                         found += [v for v in getattr(what, name) if all(v is not f for f in found)]
         self.changes_state = any(_changes_state(n) for g in graphs for n in g.nodes)
+        self.keeps_history = False  # (a while loop a tape may differentiate: see _run_while)
         # (ops, reads and such conds: the one-op recording of a cond can run them again)
         self.plain = not self.changes_state and all(
             n[0] is _OP or n[0] is _READ or (n[0] is _COND and n[1].plain)
@@ -636,8 +640,9 @@ def _record_cond(branches, pred, slots, captured, results):
 
 
 def _branch_gradients(graph, slots, captured, variables, upstream):
-    """The gradients of a branch's results (weighted by `upstream`) with respect to the
-    tensors it captured and the variables: its ops run again under a tape of their own."""
+    """The gradients of a branch's (or a loop body's) results, weighted by `upstream`, with
+    respect to the tensors `captured` (at `slots`: what it captured, and a body's inputs) and
+    the variables: its ops run again under a tape of their own."""
     from .tape import GradientTape
 
     vals = [None] * len(graph.specs)
@@ -645,10 +650,13 @@ def _branch_gradients(graph, slots, captured, variables, upstream):
         vals[slot] = t
     with GradientTape() as tape:
         for slot, t in zip(slots, captured):
-            tape.watch(t)
+            if t.dtype.is_floating:
+                tape.watch(t)
             vals[slot] = t
         _execute(graph.nodes, vals)
     results = [vals[s] for s in graph.outputs if s is not None]
+    floating = [i for i, r in enumerate(results) if r.dtype.is_floating]
+    results, upstream = [results[i] for i in floating], [upstream[i] for i in floating]
     sources = captured + list(variables)
     differentiable = [i for i, x in enumerate(sources) if x.dtype.is_floating]
     grads = tape.gradient(
@@ -665,19 +673,127 @@ def _branch_gradients(graph, slots, captured, variables, upstream):
 
 def _run_while(branches, ins, vals):
     """A while node: the test, then the body while the test holds (test and body read the
-    loop variables from the same input slots)."""
+    loop variables from the same input slots). A node that `keeps_history` also returns,
+    after the final loop variables, each one's values at the start of every iteration,
+    stacked: what its gradient reads (`_record_while`)."""
     test, body = branches.graphs
     n = len(body.inputs)
     current = [vals[s] for s in ins[:n]]
-    while True:
-        for slot, t in zip(body.inputs, current):
-            vals[slot] = t
-        _execute(test.nodes, vals)
-        if not vals[test.outputs[0]]._value:
-            break
-        _execute(body.nodes, vals)
-        current = [vals[s] for s in body.outputs]
-    return _node_outputs(branches, current, [vals[s] for s in ins[n:]])
+    history = []
+    one_op = branches.keeps_history and STATE.tapes
+    saved = STATE.tapes
+    if one_op:
+        STATE.tapes = []  # (the iterations' own ops are not recorded: the one op stands for them)
+    try:
+        while True:
+            for slot, t in zip(body.inputs, current):
+                vals[slot] = t
+            _execute(test.nodes, vals)
+            if not vals[test.outputs[0]]._value:
+                break
+            history.append(current)
+            _execute(body.nodes, vals)
+            current = [vals[s] for s in body.outputs]
+    finally:
+        STATE.tapes = saved
+    if not branches.keeps_history:
+        return _node_outputs(branches, current, [vals[s] for s in ins[n:]])
+    first = [vals[s] for s in ins[:n]]
+    stacked = [
+        Tensor(_stack_history([h[j]._value for h in history], first[j]._value)) for j in range(n)
+    ]
+    if not one_op:
+        return [_snapshot(t._value, next_id()) for t in current] + stacked
+    captured = (ins[n:], [vals[s] for s in ins[n:]])
+    return _record_while(branches, first, captured, current, stacked) + stacked
+
+
+def _stack_history(values, first):
+    """A loop variable's values at the start of each iteration, stacked (none: shape 0)."""
+    if values:
+        return np.stack(values)
+    return np.zeros((0,) + np.shape(first), np.asarray(first).dtype)
+
+
+def _record_while(branches, initial, captured, finals, history):
+    """Record a while loop that ran as one op (`While`), from its initial loop variables, the
+    tensors its body captured and the variables, to its final loop variables. Its gradient
+    walks the iterations backwards, itself a while loop: at iteration k, the gradient of the
+    body at the loop variables it started from (`history`, row k), by `_branch_gradients`.
+    Traced, that loop is a while node too, and replays."""
+    from .array_ops import gather
+    from .control_flow import while_loop
+    from .custom_gradient import _Cotangents, _unpack_op
+    from .ops import concat
+
+    body = branches.graphs[1]
+    slots, tensors = captured
+    n = len(initial)
+    inputs = initial + tensors + [v._read() for v in branches.variables]
+    sources = initial + tensors + list(branches.variables)
+    # (the gradient's loop carries the gradients of the floating loop variables and sources)
+    carried = [i for i in range(n) if initial[i].dtype.is_floating]
+    summed = [i for i in range(n, len(sources)) if sources[i].dtype.is_floating]
+
+    def vjp_all(g, ans, ins):
+        upstream = g.parts if type(g) is _Cotangents else [g]
+        upstream = [
+            Tensor(np.zeros_like(r._value)) if u is None else u for r, u in zip(finals, upstream)
+        ]
+
+        # (row k of the history is row k + 1 of `padded`: the backward loop's body is traced
+        # once even when the loop ran no iteration, at k = -1)
+        padded = [
+            concat([Tensor(np.zeros_like(h._value[:1], shape=(1,) + h.shape[1:])), h], 0)
+            for h in history
+        ]
+
+        def step(k, g_vars, g_sum):
+            at_k = [gather(h, k + 1) for h in padded]
+            weights = [None] * n
+            for i, gv in zip(carried, g_vars):
+                weights[i] = gv
+            for i in range(n):
+                if weights[i] is None:
+                    weights[i] = Tensor(np.zeros_like(finals[i]._value))
+            grads = _branch_gradients(
+                body, body.inputs + list(slots), at_k + tensors, branches.variables, weights
+            )
+            return (
+                k - 1,
+                [grads[i] for i in carried],
+                [a + grads[i] for a, i in zip(g_sum, summed)],
+            )
+
+        last = apply(_LENGTH, history[0]) - 1
+        zeros = [Tensor(np.zeros_like(_value_of(sources[i]))) for i in summed]
+        _, g_vars, g_sum = while_loop(
+            lambda k, g_vars, g_sum: k >= 0,
+            step,
+            (last, [upstream[i] for i in carried], zeros),
+        )
+        out = [None] * len(sources)
+        for i, gv in zip(carried, g_vars):
+            out[i] = gv
+        for i, gs in zip(summed, g_sum):
+            out[i] = gs
+        return out
+
+    if n == 1:
+        op = Op("While", lambda *values: finals[0]._value)
+        op.vjps = vjp_all
+        return [apply(op, *inputs)]
+    op = Op("While", lambda *values: np.float32(0))
+    op.vjps = vjp_all
+    bundle = apply(op, *inputs)
+    return [apply(_unpack_op("While", i, n, r), bundle) for i, r in enumerate(finals)]
+
+
+def _value_of(x):
+    return x._read_value() if isinstance(x, Variable) else x._value
+
+
+_LENGTH = Op("Length", lambda x: np.int32(np.shape(x)[0]))  # (TF: Shape, then StridedSlice)
 
 
 _RUN = {_COND: _run_cond, _WHILE: _run_while}
@@ -759,11 +875,23 @@ def _compile(graph):
                 if body.inputs:
                     starts = ins[: len(body.inputs)]
                     lines.append(f"{pad}{_tuple(known, body.inputs)} = {_tuple(known, starts)}")
+                keeps = what.keeps_history
+                if keeps:
+                    env["stack_history"] = _stack_history
+                    lines.append(f"{pad}h{out[0]} = []")
                 lines.append(f"{pad}while True:")
                 emit(test.nodes, pad + "    ", lines)
                 lines.append(f"{pad}    if not {known[test.outputs[0]]}:")
                 lines.append(f"{pad}        break")
+                if keeps:
+                    lines.append(f"{pad}    h{out[0]}.append(({_tuple(known, body.inputs)},))")
                 emit_branch(body, body.inputs, pad + "    ", lines)
+                if keeps:  # (each loop variable's values, for the loop's gradient)
+                    n = len(body.inputs)
+                    for j, (slot, start) in enumerate(zip(out[n:], ins)):
+                        known[slot] = f"s{slot}"
+                        history = f"[h[{j}] for h in h{out[0]}]"
+                        lines.append(f"{pad}s{slot} = stack_history({history}, {known[start]})")
                 handed = [(o, i) for o, i in zip(out, body.inputs) if o is not None]
                 for o, _ in handed:
                     known[o] = f"s{o}"

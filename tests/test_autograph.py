@@ -262,7 +262,7 @@ def test_a_gradient_inside_through_a_cond_is_a_cond_and_replays():
     assert source.count("if s") == 1 and "Greater(s0" in source
 
 
-def test_a_gradient_inside_through_a_loop_runs_as_a_trace_on_every_call():
+def test_a_gradient_inside_through_a_loop_is_a_loop_and_replays():
     log = []
 
     @tf.function
@@ -277,8 +277,10 @@ def test_a_gradient_inside_through_a_loop_runs_as_a_trace_on_every_call():
         return tape.gradient(y, x)
 
     assert [float(f(tf.constant(2.0), tf.constant(n))) for n in (0, 1, 2)] == [1.0, 4.0, 12.0]
-    assert f.experimental_get_tracing_count() == 1 and log == ["body"] * 3
-    assert not f.get_concrete_function(tf.constant(2.0), tf.constant(1)).graph.replayable
+    assert f.experimental_get_tracing_count() == 1 and log == ["body"]
+    concrete = f.get_concrete_function(tf.constant(2.0), tf.constant(1))
+    assert concrete.graph.replayable and concrete.python_source.count("while True:") == 2
+    assert float(concrete(tf.constant(3.0), tf.constant(3))) == 108.0  # 4 x^3
 
 
 def test_a_gradient_inside_through_nested_conds_replays():

@@ -553,3 +553,23 @@ def autograph_the_branch_or_body_that_would_fail_does_not_run(tf):
         [pick(x, tf.constant(5)), pick(x, tf.constant(1)), pick.experimental_get_tracing_count()],
         [total(tf.constant(1.0), tf.constant(0)), total(tf.constant(1.0), tf.constant(4))],
     ]
+
+
+@case
+def autograph_gradient_inside_through_a_loop_over_a_tensor(tf):
+    # a small recurrent cell over the rows of its input, inside the tape: the gradient with
+    # respect to the weight and to every input row, for sequences of several lengths
+    w = tf.Variable(1.5)
+
+    @tf.function
+    def rnn(xs):
+        with tf.GradientTape() as tape:
+            tape.watch(xs)
+            h = tf.constant(0.0)
+            for x in xs:
+                h = tf.tanh(w * h + x)
+            loss = h * h
+        return loss, tape.gradient(loss, [w, xs])
+
+    out = [rnn(tf.constant(v)) for v in ([0.5, -1.0, 2.0], [1.0, 0.3, 0.2], [0.7], [])]
+    return [out, rnn.experimental_get_tracing_count()]

@@ -43,17 +43,7 @@ def _record(pin):
 
 
 # -- not yet as TF does -----------------------------------------------------------------------
-TODO = {
-    "autograph_gradient_inside_through_nested_ifs_and_a_loop": Differs(
-        "a gradient taken inside tf.function through a while loop: minitape's backward pass "
-        "went through the iterations of the trace, which a replay cannot repeat, so the "
-        "function runs as a fresh trace on every call (TF's values and zeros, one trace "
-        "counted) and the Python of its branches and loop body runs on every call, not only "
-        "at tracing (through ifs alone, nested ones too, it replays: "
-        "autograph_gradient_inside_through_an_elif_chain)",
-        {(1,): ["big", "body", "big", "body", "big", "body"]},
-    ),
-}
+TODO = {}
 
 
 # -- on purpose (README, "Where minitape differs from TensorFlow") -----------------------------
