@@ -606,36 +606,23 @@ def _record_cond(branches, pred, slots, captured, results):
     `cond(pred, <gradient through the then branch>, <... the else branch>)`, each the
     branch's ops run again under a tape of its own (`_branch_gradients`), zeros for what
     the branch does not use. Traced, that cond is a cond node, decided on every call; run
-    eagerly, it runs the one branch. (Several results: one bundle op, unpacked by one op per
-    result, as `custom_gradient` does.)"""
+    eagerly, it runs the one branch."""
     from .control_flow import cond
-    from .custom_gradient import _Cotangents, _unpack_op
 
     live = [r for r in results if r is not None]
     if not live:
-        return [_snapshot(r._value, next_id()) if r is not None else None for r in results]
+        return results  # (all None)
     inputs = captured + [v._read() for v in branches.variables]
 
     def vjp_all(g, ans, ins):
-        upstream = g.parts if type(g) is _Cotangents else [g]
-        upstream = [
-            Tensor(np.zeros_like(r._value)) if u is None else u for r, u in zip(live, upstream)
-        ]
+        upstream = _upstream(g, live)
 
         def through(graph):
             return lambda: _branch_gradients(graph, slots, captured, branches.variables, upstream)
 
         return list(cond(pred, through(branches.graphs[0]), through(branches.graphs[1])))
 
-    if len(live) == 1:
-        op = Op("If", lambda *values: live[0]._value)
-        op.vjps = vjp_all
-        outs = iter([apply(op, *inputs)])
-    else:
-        op = Op("If", lambda *values: np.float32(0))
-        op.vjps = vjp_all
-        bundle = apply(op, *inputs)
-        outs = iter([apply(_unpack_op("If", i, len(live), r), bundle) for i, r in enumerate(live)])
+    outs = iter(_as_one_op("If", inputs, live, vjp_all))
     return [None if r is None else next(outs) for r in results]
 
 
@@ -723,7 +710,6 @@ def _record_while(branches, initial, captured, finals, history):
     Traced, that loop is a while node too, and replays."""
     from .array_ops import gather
     from .control_flow import while_loop
-    from .custom_gradient import _Cotangents, _unpack_op
     from .ops import concat
 
     body = branches.graphs[1]
@@ -736,10 +722,7 @@ def _record_while(branches, initial, captured, finals, history):
     summed = [i for i in range(n, len(sources)) if sources[i].dtype.is_floating]
 
     def vjp_all(g, ans, ins):
-        upstream = g.parts if type(g) is _Cotangents else [g]
-        upstream = [
-            Tensor(np.zeros_like(r._value)) if u is None else u for r, u in zip(finals, upstream)
-        ]
+        upstream = _upstream(g, finals)
 
         # (row k of the history is row k + 1 of `padded`: the backward loop's body is traced
         # once even when the loop ran no iteration, at k = -1)
@@ -750,12 +733,9 @@ def _record_while(branches, initial, captured, finals, history):
 
         def step(k, g_vars, g_sum):
             at_k = [gather(h, k + 1) for h in padded]
-            weights = [None] * n
+            weights = [Tensor(np.zeros_like(r._value)) for r in finals]
             for i, gv in zip(carried, g_vars):
                 weights[i] = gv
-            for i in range(n):
-                if weights[i] is None:
-                    weights[i] = Tensor(np.zeros_like(finals[i]._value))
             grads = _branch_gradients(
                 body, body.inputs + list(slots), at_k + tensors, branches.variables, weights
             )
@@ -779,14 +759,32 @@ def _record_while(branches, initial, captured, finals, history):
             out[i] = gs
         return out
 
-    if n == 1:
-        op = Op("While", lambda *values: finals[0]._value)
+    return _as_one_op("While", inputs, finals, vjp_all)
+
+
+def _as_one_op(name, inputs, results, vjp_all):
+    """`results` (tensors already computed), recorded on the tapes as the outputs of one op
+    from `inputs` whose gradient rule is `vjp_all(g, ans, inputs)`. Several results: one
+    bundle op, unpacked by one op per result, as `custom_gradient` does (the rule then gets
+    their gradients gathered: `_upstream`)."""
+    from .custom_gradient import _unpack_op
+
+    if len(results) == 1:
+        op = Op(name, lambda *values: results[0]._value)
         op.vjps = vjp_all
         return [apply(op, *inputs)]
-    op = Op("While", lambda *values: np.float32(0))
+    op = Op(name, lambda *values: np.float32(0))
     op.vjps = vjp_all
     bundle = apply(op, *inputs)
-    return [apply(_unpack_op("While", i, n, r), bundle) for i, r in enumerate(finals)]
+    return [apply(_unpack_op(name, i, len(results), r), bundle) for i, r in enumerate(results)]
+
+
+def _upstream(g, results):
+    """The gradients `_as_one_op`'s rule got for `results`, zeros for those no target used."""
+    from .custom_gradient import _Cotangents
+
+    parts = g.parts if type(g) is _Cotangents else [g]
+    return [Tensor(np.zeros_like(r._value)) if u is None else u for r, u in zip(results, parts)]
 
 
 def _value_of(x):
