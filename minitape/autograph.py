@@ -35,9 +35,10 @@ returns move into its other branch, as TF's rewrite does); `break` and `continue
 (`break_`, `continue_`) that the loop's test and the rest of its body check. What is not
 converted stays Python, and runs as before (a tensor value decided in Python makes the
 function run its Python code on every call, see `function.py`): a loop containing `return`
-(on a tensor, TF's NotImplementedError), a function using `global` or `nonlocal`, functions
-called from the traced one (TF converts those too), lambdas, decorated wrappers, and any
-function whose source cannot be read.
+(on a tensor, TF's NotImplementedError), a function using `global` or `nonlocal`, lambdas,
+decorated wrappers, and any function whose source cannot be read. The user's own functions
+a converted function calls by name are converted too (`ag__.converted_call`), as TF does;
+methods and other calls (`self.block(x)`, `model(x)`) are not (TF converts those as well).
 """
 
 import ast
@@ -45,8 +46,10 @@ import copy
 import functools
 import inspect
 import sys
+import sysconfig
 import textwrap
 import types
+import weakref
 
 import numpy as np
 
@@ -350,9 +353,59 @@ def _converted_def(fn, always=False):
     ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in _walk(fdef.body)):
         raise _CannotConvert()
-    if not always and not any(_converts(n) for n in _walk(fdef.body)):
+    user_calls = _user_calls(fn, fdef)
+    if not always and not user_calls and not any(_converts(n) for n in _walk(fdef.body)):
         return None, filename
-    return _Converter().function(fdef), filename
+    return _Converter(user_calls).function(fdef), filename
+
+
+def _user_calls(fn, fdef):
+    """The names `fdef` calls that are, as `fn` sees them now, the user's own functions
+    (not minitape's, numpy's or another library's, nor Python's): TF converts those too."""
+    params = fdef.args
+    local = set(_assigned(fdef.body)) | {
+        a.arg for a in params.posonlyargs + params.args + params.kwonlyargs
+    }
+    names = {
+        n.func.id
+        for n in _walk(fdef.body)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in local
+    }
+    closure = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+
+    def bound(name):
+        if name in closure:
+            try:
+                return closure[name].cell_contents
+            except ValueError:  # (an empty cell)
+                return None
+        return fn.__globals__.get(name)
+
+    return frozenset(name for name in names if _is_user_function(bound(name)))
+
+
+_LIBRARY_PATHS = tuple(
+    {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+)
+
+
+def _is_user_function(obj):
+    if not isinstance(obj, types.FunctionType) or obj.__name__ == "<lambda>":
+        return False
+    if (obj.__module__ or "").split(".")[0] == "minitape":
+        return False
+    return not obj.__code__.co_filename.startswith(_LIBRARY_PATHS)
+
+
+_CONVERTED_CALLS = weakref.WeakKeyDictionary()  # function -> its conversion
+
+
+def converted_call(f, *args, **kwargs):
+    """`f(*args, **kwargs)`, `f` (one of the user's functions) converted first, once."""
+    converted = _CONVERTED_CALLS.get(f)
+    if converted is None:
+        converted = _CONVERTED_CALLS[f] = convert(f)
+    return converted(*args, **kwargs)
 
 
 def _converts(node):
@@ -557,8 +610,12 @@ def _assign(name, value):
 class _Converter:
     """Rewrites one function: its returns (`_returns`), then its blocks (`_block`)."""
 
-    def __init__(self):
+    def __init__(self, user_calls=frozenset()):
         self.counts = {}
+        self.user_calls = user_calls  # names of the user's functions: ag__.converted_call
+
+    def _expr(self, node):
+        return ast.fix_missing_locations(_Expressions(self.user_calls).visit(node))
 
     def _fresh(self, base):
         n = self.counts.get(base, 0)
@@ -634,7 +691,7 @@ class _Converter:
             if _contains(stmt.body + stmt.orelse, ast.Return) or _loose_jumps(
                 stmt.body + stmt.orelse
             ):
-                stmt.test = _expressions(stmt.test)
+                stmt.test = self._expr(stmt.test)
                 stmt.body = self._block(stmt.body, defined, live_after)
                 stmt.orelse = self._block(stmt.orelse, defined, live_after)
                 return [stmt]
@@ -659,20 +716,20 @@ class _Converter:
                 # function will run its Python code on every call)
                 returns = ast.Constant(_contains(stmt.body, ast.Return))
                 if isinstance(stmt, ast.While):
-                    stmt.test = _call("python_loop_test", _expressions(stmt.test), returns)
+                    stmt.test = _call("python_loop_test", self._expr(stmt.test), returns)
                 else:
-                    stmt.iter = _call("python_loop_iterate", _expressions(stmt.iter), returns)
+                    stmt.iter = _call("python_loop_iterate", self._expr(stmt.iter), returns)
                 stmt.body = self._block(stmt.body, defined, loop_live)
                 return [stmt]
             flags = set(_assigned(prefix))
             return prefix + self._loop(stmt, defined | flags, live_after, loop_live | flags)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
-            stmt.items = [_expressions(item) for item in stmt.items]
+            stmt.items = [self._expr(item) for item in stmt.items]
             stmt.body = self._block(stmt.body, defined, live_after)
             return [stmt]
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try)):
             return [stmt]
-        return [_expressions(stmt)]
+        return [self._expr(stmt)]
 
     def _jumps(self, loop):
         """TF's rewrite of a loop's `break` and `continue` (those not inside a nested loop):
@@ -759,7 +816,7 @@ class _Converter:
         if_body, else_body = self._fresh("if_body"), self._fresh("else_body")
         call = _call(
             "if_stmt",
-            _expressions(stmt.test),
+            self._expr(stmt.test),
             _name(if_body),
             _name(else_body),
             _name(get_state),
@@ -791,8 +848,8 @@ class _Converter:
             extra = getattr(stmt, "extra_test", None)
             call = _call(
                 "for_stmt",
-                _expressions(stmt.iter),
-                ast.Constant(None) if extra is None else _lambda(_expressions(extra)),
+                self._expr(stmt.iter),
+                ast.Constant(None) if extra is None else _lambda(self._expr(extra)),
                 _name(loop_body),
                 _name(get_state),
                 _name(set_state),
@@ -806,7 +863,7 @@ class _Converter:
                 ast.copy_location(ast.Expr(call), stmt),
             ]
         loop_test = self._fresh("loop_test")
-        test = ast.copy_location(ast.Return(_expressions(stmt.test)), stmt)
+        test = ast.copy_location(ast.Return(self._expr(stmt.test)), stmt)
         call = _call(
             "while_stmt",
             _name(loop_test),
@@ -846,7 +903,20 @@ def _simple_target(target):
 
 class _Expressions(ast.NodeTransformer):
     """`a if c else b`, `a and b`, `a or b`, `not a` -> AutoGraph's operators (so that on a
-    tensor they are graph ops); nested functions and lambdas are left alone."""
+    tensor they are graph ops), and a call of one of the user's own functions (`user_calls`)
+    -> `ag__.converted_call(...)` (so that it is converted too); nested functions and lambdas
+    are left alone."""
+
+    def __init__(self, user_calls):
+        self.user_calls = user_calls
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in self.user_calls:
+            call = _call("converted_call", node.func, *node.args)
+            call.keywords = node.keywords
+            return call
+        return node
 
     def visit_IfExp(self, node):
         self.generic_visit(node)
@@ -883,10 +953,6 @@ class _Expressions(ast.NodeTransformer):
 
 def _lambda(body):
     return ast.Lambda(ast.arguments([], [], None, [], [], None, []), body)
-
-
-def _expressions(node):
-    return ast.fix_missing_locations(_Expressions().visit(node))
 
 
 def do_not_convert(func=None):

@@ -300,3 +300,21 @@ def test_a_gradient_inside_through_nested_conds_replays():
     concrete = f.get_concrete_function(tf.constant(0.5))
     assert concrete.graph.replayable and f.experimental_get_tracing_count() == 1
     assert float(concrete(tf.constant(0.25))) == 0.5
+
+
+def _helper_with_an_if(x):
+    if x > 1.0:
+        x = tf.sqrt(x)
+    return x
+
+
+def test_the_user_s_functions_it_calls_are_converted_too():
+    def f(x):
+        return _helper_with_an_if(x * 2.0) + tf.abs(x)
+
+    code = code_of(f)
+    assert "ag__.converted_call(_helper_with_an_if, x * 2.0)" in code
+    assert "tf.abs(x)" in code  # (a library's function: called as it is)
+    g = tf.function(f)
+    assert [float(g(tf.constant(v))) for v in (2.0, 0.25)] == [4.0, 0.75]
+    assert g.get_concrete_function(tf.constant(1.0)).graph.replayable

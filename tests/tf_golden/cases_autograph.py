@@ -573,3 +573,23 @@ def autograph_gradient_inside_through_a_loop_over_a_tensor(tf):
 
     out = [rnn(tf.constant(v)) for v in ([0.5, -1.0, 2.0], [1.0, 0.3, 0.2], [0.7], [])]
     return [out, rnn.experimental_get_tracing_count()]
+
+
+def _clip_if_large(tf, x, log):
+    """A helper a traced function calls: TF's AutoGraph converts it too."""
+    if x > 1.0:
+        log.append("clipped")
+        x = tf.sqrt(x)
+    return x
+
+
+@case
+def autograph_converts_the_functions_a_traced_function_calls(tf):
+    log = []
+
+    @tf.function
+    def f(x):
+        return _clip_if_large(tf, x * 2.0, log)
+
+    out = [f(tf.constant(v)) for v in (2.0, 0.25, 8.0)]
+    return [out, log, f.experimental_get_tracing_count()]
