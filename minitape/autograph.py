@@ -329,6 +329,7 @@ def convert(fn):
         getattr(fn, "__minitape_do_not_convert__", False)
         or hasattr(fn, "__wrapped__")  # (a decorator's wrapper: its source is not its own)
         or "__class__" in fn.__code__.co_freevars  # (zero-argument super())
+        or fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE)
     ):
         return fn
     try:

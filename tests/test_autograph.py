@@ -318,3 +318,19 @@ def test_the_user_s_functions_it_calls_are_converted_too():
     g = tf.function(f)
     assert [float(g(tf.constant(v))) for v in (2.0, 0.25)] == [4.0, 0.75]
     assert g.get_concrete_function(tf.constant(1.0)).graph.replayable
+
+
+def _countdown(n):
+    for i in range(n, 0, -1):
+        if i % 2:
+            yield i
+
+
+def test_generators_are_left_as_they_are():
+    assert autograph.convert(_countdown) is _countdown
+
+    @tf.function
+    def f(x):
+        return x * sum(_countdown(5))
+
+    assert float(f(tf.constant(1.0))) == 9.0
