@@ -13,6 +13,7 @@ __all__ = [
     "OutOfRangeError",
     "AbortedError",
     "OperatorNotAllowedInGraphError",
+    "InaccessibleTensorError",
 ]
 
 
@@ -57,3 +58,8 @@ class OutOfRangeError(OpError):
 class OperatorNotAllowedInGraphError(TypeError):
     """Python asked for a traced tensor's truth inside a function traced without AutoGraph
     (`tf.function(f, autograph=False)`): TF's graph tensors have no value to give."""
+
+
+class InaccessibleTensorError(ValueError):
+    """A tensor made inside a branch or a loop body of a traced function was used outside it
+    (kept in a Python list, say): in TF's graph it exists only inside that branch's graph."""

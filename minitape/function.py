@@ -62,7 +62,7 @@ import numpy as np
 from . import nest
 from .context import STATE, next_id
 from .dtypes import as_dtype
-from .errors import OperatorNotAllowedInGraphError
+from .errors import InaccessibleTensorError, OperatorNotAllowedInGraphError
 from .tape import Op, apply, logger
 from .tensor import Tensor, TensorShape, Variable, _as_shape, _snapshot, convert_to_tensor
 
@@ -157,6 +157,7 @@ class Graph:
             self._first_id = next_id()  # variables with larger ids are new
             self._traced = []  # slot -> tensor (keeps those ids unique)
             self._reads = []  # the variable reads seen while tracing
+            self._inner = set()  # ids of the tensors of finished branches and loop bodies
         else:  # a branch, a loop's test or body: slots and constants are the root's
             self.root = root = parent.root
             self.constants, self.specs, self._traced = root.constants, root.specs, root._traced
@@ -187,6 +188,12 @@ class Graph:
     def _slot(self, tensor):
         """The slot of a tensor; a tensor made outside the trace becomes a constant."""
         slot = self._find(id(tensor))
+        if slot is None and id(tensor) in self.root._inner:
+            raise InaccessibleTensorError(
+                f"{tensor!r} is out of scope and cannot be used here. Use return values, "
+                "explicit Python locals or TensorFlow collections to access it. (It was made "
+                "inside a branch or a loop body, traced as a graph of its own.)"
+            )
         if slot is None:
             slot = self.root._new_slot(tensor)
             self.constants[slot] = tensor
@@ -309,6 +316,13 @@ class Graph:
 
     def _finish_branch(self, sub, results):
         sub.outputs = [None if r is None else sub._slot(r) for r in results]
+        made = list(sub.inputs)
+        for kind, _, _, _, out in sub.nodes:
+            if kind is _OP:
+                made.append(out)
+            elif kind in _CONTROL_FLOW:
+                made += [s for s in out if s is not None]
+        self.root._inner.update(id(self._traced[s]) for s in made)
         sub._prune()
         sub._slots = sub._old_values = None
         return sub
@@ -362,7 +376,7 @@ class Graph:
             for var, old in self._old_values.values():
                 var._snap = old
         self._prune()
-        self._slots = self._traced = self._old_values = self._reads = None
+        self._slots = self._traced = self._old_values = self._reads = self._inner = None
 
     def _prune(self):
         """Drop the ops whose results nothing uses (say, a value computed only to be

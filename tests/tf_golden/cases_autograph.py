@@ -593,3 +593,18 @@ def autograph_converts_the_functions_a_traced_function_calls(tf):
 
     out = [f(tf.constant(v)) for v in (2.0, 0.25, 8.0)]
     return [out, log, f.experimental_get_tracing_count()]
+
+
+@case
+def autograph_a_tensor_made_in_a_branch_used_outside_it(tf):
+    # kept in a Python list by the branch, it exists only in that branch's graph
+    @tf.function
+    def f(x):
+        outs = []
+        if x > 0:
+            outs.append(x * 2.0)
+        else:
+            outs.append(-x)
+        return outs[0]
+
+    return attempt(f, tf.constant(1.0))
