@@ -66,8 +66,6 @@ class Undefined:
     """The value of a variable not assigned yet (TF's `ag__.Undefined`): a branch that leaves
     it undefined while the other assigns it is an error when the `if` is a graph cond."""
 
-    undefined = True
-
     def __init__(self, symbol_name):
         self.symbol_name = symbol_name
 

@@ -267,12 +267,11 @@ def tracing_graph():
 
 
 def _branch_results(result):
-    """A branch's (or a loop body's) results as a graph hands them on: tensors (a Python
-    number or a variable becomes one), None stays None (and so does anything
-    `check` should see first, such as AutoGraph's undefined values)."""
+    """A branch's results as a graph hands them on: tensors (a Python number or a variable
+    becomes one); None stays None."""
 
     def output(x):
-        if x is None or isinstance(x, Tensor) or getattr(x, "undefined", False):
+        if x is None or isinstance(x, Tensor):
             return x
         return convert_to_tensor(x)
 
@@ -367,7 +366,8 @@ def while_loop(
     maximum_iterations=None,
     name=None,
 ):
-    """`while cond(*loop_vars): loop_vars = body(*loop_vars)`, as TF runs it eagerly."""
+    """`while cond(*loop_vars): loop_vars = body(*loop_vars)`, as TF runs it eagerly (while a
+    function is traced: `graph_while`)."""
     if not callable(cond):
         raise TypeError("'cond' must be callable.")
     if not callable(body):
