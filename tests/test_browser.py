@@ -579,6 +579,17 @@ def learner_edition():
     shutil.rmtree(EDITION, ignore_errors=True)
 
 
+# The explanation after a reveal is folded (<details>, tests/test_course.py checks the notebooks):
+# how many folds the open notebook shows, and how many of them are open.
+_FOLDS_JS = """
+() => {
+  const notebook = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const folds = [...notebook.querySelectorAll('.jp-RenderedMarkdown details')];
+  return {folded: folds.length, open: folds.filter(d => d.open).length};
+}
+"""
+
+
 def _notebook_text(page):
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").inner_text()
 
@@ -596,9 +607,14 @@ def test_notebook_runs_in_jupyterlab(lab, browser, learner_edition, path):
     cells = json.loads(path.read_text())["cells"]
     code_cells = sum(c["cell_type"] == "code" for c in cells)
     reveals = sum("hide-output" in c["metadata"].get("tags", []) for c in cells)
+    explanations = sum("".join(c["source"]).startswith("<details>") for c in cells)
     with _notebook_page(browser, lab, rel, name) as page:
         _open_notebook(page, lab, rel)
         assert REVEALED not in _notebook_text(page), f"{rel} shows a reveal's answer unasked"
+        folds = page.evaluate(_FOLDS_JS)
+        assert folds == {"folded": explanations, "open": 0}, (
+            f"{rel}: the explanations after the reveals should all be folded: {folds}"
+        )
         _full_page_shot(page, f"{name}-0-opened")  # (what the learner sees first)
         state = _run_all(page, lab, rel)
         assert not state["errors"], _describe_errors(rel, state["errors"])
@@ -617,6 +633,13 @@ def test_notebook_runs_in_jupyterlab(lab, browser, learner_edition, path):
                 f"{rel} to show an image (its saved version has {saved_images} image outputs)",
             )
         assert _notebook_text(page).count(REVEALED) >= reveals, "a reveal shows no answer"
+        if explanations:  # a click opens an explanation, rendered as Markdown
+            notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+            fold = notebook.locator(".jp-RenderedMarkdown details")
+            fold.first.locator("summary").click()
+            text = fold.first.inner_text()
+            assert fold.first.evaluate("d => d.open") and len(text) > 60, text
+            assert "`" not in text and "**" not in text, f"unrendered Markdown in a fold: {text}"
         _full_page_shot(page, name)
         # Nothing late (an interact redrawing after the run) went wrong while the screenshot was
         # taken.
