@@ -628,6 +628,35 @@ def course_nb09_input_signature_fixes_the_trace(tf):
 
 
 @case
+def course_nb09_function_traces_once_per_length(tf):
+    # without reduce_retracing, each new length traces again, and the Python print runs each time
+    printed = []
+
+    @tf.function
+    def total(x):
+        printed.append(tuple(x.shape))
+        return tf.reduce_sum(x * 2.0)
+
+    values = [total(tf.ones([n])) for n in (2, 3, 4, 5)]
+    return [values, total.experimental_get_tracing_count(), len(printed)]
+
+
+@case
+def function_reduce_retracing_relaxes_the_shape(tf):
+    # reduce_retracing=True: the second length traces once more with the dimension unknown (the
+    # Python code sees shape (None,)), and that graph serves every later length
+    printed = []
+
+    @tf.function(reduce_retracing=True)
+    def total(x):
+        printed.append(str(tuple(x.shape)))
+        return tf.reduce_sum(x * 2.0)
+
+    values = [total(tf.ones([n])) for n in (2, 3, 4, 5, 6)]
+    return [values, total.experimental_get_tracing_count(), printed]
+
+
+@case
 def function_input_signature_with_a_none_dimension_traces(tf):
     # a [None] dimension lets calls of every length through: TF traces once
     total = _total_with_signature(tf, [None])
