@@ -295,7 +295,7 @@ def get(identifier):
             raise ValueError(f"An optimizer config needs a 'class_name' string, got {identifier!r}")
         config = {**identifier, "class_name": name.lower()}
         return from_config(config, _BY_NAME, "optimizer")
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
 
 def _broadcasts_to(shape, target):
