@@ -94,6 +94,7 @@ class Optimizer:
         """Make this optimizer the one of `var_list`: as in Keras 3, it then refuses to update
         any other variable (the first `apply_gradients` builds it on the variables it gets)."""
         self._built_with = {v._id for v in var_list}  # (a variable's id is its own for good)
+        self._built_list = list(var_list)
 
     def _check_known(self, variables):
         if self._built_with is None:
@@ -116,6 +117,24 @@ class Optimizer:
             self._update(g, var, lr)
         self.iterations.assign_add(1)
         return self.iterations
+
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's other spelling of `apply_gradients`, the gradients and the variables as
+        two lists: `opt.apply(grads, model.trainable_variables)` (Keras' guide to a custom
+        `train_step` writes it so). Without variables, those the optimizer was built with."""
+        grads = list(grads)
+        if not grads:
+            return None
+        if trainable_variables is None:
+            if self._built_with is None:
+                raise ValueError(
+                    "When passing `grads` without `variables`, the optimizer must already be "
+                    "built on a list of variables. Call `optimizer.build(trainable_variables)` "
+                    "first. "
+                )
+            trainable_variables = self._built_list
+        self.apply_gradients(zip(grads, list(trainable_variables)))
+        return None
 
     def minimize(self, loss, var_list, tape=None):
         """`apply_gradients` on the gradients of `loss` (a tensor recorded by `tape`, or a

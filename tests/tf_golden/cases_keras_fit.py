@@ -301,3 +301,35 @@ def keras_metrics_sum_and_error_metrics(tf):
     mse = tf.keras.metrics.MeanSquaredError()
     mse.update_state(np.array([[1.0, 2.0]]), np.array([[0.0, 0.0]]))
     return [s.result(), s.name, mae.result(), mae.name, mse.result(), mse.name]
+
+
+@case(message=True)
+def keras_optimizer_apply(tf):
+    # Keras 3's guide writes the update as `self.optimizer.apply(gradients, trainable_vars)`:
+    # two lists; without the variables, those the optimizer was built with
+    class Applying(_model_class(tf, "default")):
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                y_pred = self(x, training=True)
+                loss = self.compute_loss(y=y, y_pred=y_pred)
+            trainable_vars = self.trainable_variables
+            gradients = tape.gradient(loss, trainable_vars)
+            self.optimizer.apply(gradients, trainable_vars)
+            for metric in self.metrics:
+                if metric.name == "loss":
+                    metric.update_state(loss)
+                else:
+                    metric.update_state(y, y_pred)
+            return {m.name: m.result() for m in self.metrics}
+
+    tf.keras.utils.set_random_seed(0)
+    model = Applying()
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    history = model.fit(X[:8], Y[:8], epochs=2, batch_size=4, shuffle=False, verbose=0)
+    w = tf.Variable([1.0, 2.0])
+    opt = tf.keras.optimizers.SGD(0.5)
+    unbuilt = attempt(opt.apply, [tf.constant([1.0, 1.0])])
+    first = opt.apply([tf.constant([1.0, 1.0])], [w])
+    opt.apply([tf.constant([2.0, 0.0])])
+    return [history.history, unbuilt, first, w, opt.apply([])]
