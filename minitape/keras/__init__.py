@@ -3,7 +3,7 @@
 * `layers.Dense`, and `Layer` to write your own;
 * `Model` (subclass it) and `Sequential([...])`;
 * `losses`: MeanSquaredError, MeanAbsoluteError, BinaryCrossentropy (and function forms);
-* `optimizers`: SGD (with momentum) and Adam;
+* `optimizers`: SGD (with momentum), Adam and RMSprop;
 * `activations` and `initializers` by name;
 * `utils.set_random_seed`, to make a model start from the same weights every time;
 * `Variable`, Keras 3's variable, what a layer's weights are (it holds a `tf.Variable`);

@@ -24,7 +24,7 @@ from ..tape import logger
 from ..tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable, read
 from ._config import from_config
 
-__all__ = ["Optimizer", "SGD", "Adam", "get"]
+__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
 
 
 def _short(x):
@@ -297,13 +297,57 @@ class Adam(Optimizer):
         var.assign_sub((m * alpha) / (sqrt(v) + self.epsilon))
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam}
+class RMSprop(Optimizer):
+    """RMSprop (Hinton, 2012), Keras' default optimizer for `compile`: divide each gradient by
+    the root of a running average of its square (v, zero at first), so that every weight
+    takes steps of about the same size:
+
+        v = rho * v + (1 - rho) * g*g
+        w -= lr * g / sqrt(v + epsilon)
+
+    With `momentum` m, the steps accumulate in a velocity (`s = m * s + step; w -= s`); with
+    `centered=True`, the running average of g itself (a) is taken off: `v - a*a + epsilon`.
+    Written as Keras computes it, so float32 results match."""
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        rho=0.9,
+        momentum=0.0,
+        epsilon=1e-7,
+        centered=False,
+        name="RMSprop",
+        **kwargs,
+    ):
+        super().__init__(learning_rate, name, **kwargs)
+        self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
+
+    def _update(self, g, var, lr):
+        lr = cast(lr, var.dtype)
+        v = self._slot(var, "velocity")
+        v.assign(v * self.rho + square(g) * (1 - self.rho))
+        if self.centered:
+            a = self._slot(var, "average_gradient")
+            a.assign(a * self.rho + g * (1 - self.rho))
+            denominator = v - square(a) + self.epsilon
+        else:
+            denominator = v + self.epsilon
+        increment = (lr * g) / sqrt(denominator)
+        if self.momentum > 0:
+            s = self._slot(var, "momentum")
+            s.assign(s * self.momentum + increment)
+            var.assign_sub(s)
+        else:
+            var.assign_sub(increment)
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}
 
 
 def get(identifier):
-    """An optimizer from its name ('sgd', 'adam': default settings, any case), from a config
-    dict (`{"class_name": "SGD", "config": {"momentum": 0.9}}`), or an instance as is; None
-    stays None, as in Keras 3."""
+    """An optimizer from its name ('sgd', 'adam', 'rmsprop': default settings, any case), from
+    a config dict (`{"class_name": "SGD", "config": {"momentum": 0.9}}`), or an instance as is;
+    None stays None, as in Keras 3."""
     if identifier is None or isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:

@@ -2,7 +2,7 @@
 
     model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
     history = model.fit(x, y, epochs=3, batch_size=8, shuffle=False, verbose=0)
-    history.history                     # {'loss': [0.41, 0.27, 0.19]}: one float per epoch
+    history.history                     # {'loss': [...]}: one Python float per epoch
 
 `fit` is a loop that the course otherwise writes by hand. For each epoch it resets the
 metrics, then for each batch of (x, y) -- in order, the last batch smaller if the data does
@@ -178,15 +178,10 @@ class Trainer:
         jit_compile="auto",
         auto_scale_loss=True,
     ):
-        """Choose the optimizer (object or name: 'sgd', 'adam'), the loss (object, function
-        or name: 'mse', 'binary_crossentropy', ...) and metrics (names: 'mae', 'mse'; or
-        Metric objects). Each compile makes a new loss tracker and a new step function.
-        `jit_compile` and `auto_scale_loss` are accepted and ignored."""
-        if isinstance(optimizer, str) and optimizer.lower() == "rmsprop":
-            raise NotImplementedError(
-                "minitape has no RMSprop (Keras' default optimizer): pass optimizer='sgd', "
-                "'adam', or an optimizer object."
-            )
+        """Choose the optimizer (object or name: 'rmsprop', the default, 'sgd', 'adam'), the
+        loss (object, function or name: 'mse', 'binary_crossentropy', ...) and metrics (names:
+        'mae', 'mse'; or Metric objects). Each compile makes a new loss tracker and a new step
+        function. `jit_compile` and `auto_scale_loss` are accepted and ignored."""
         if weighted_metrics is not None:
             raise NotImplementedError("minitape's compile does not take weighted_metrics.")
         if steps_per_execution != 1:

@@ -333,3 +333,35 @@ def keras_optimizer_apply(tf):
     first = opt.apply([tf.constant([1.0, 1.0])], [w])
     opt.apply([tf.constant([2.0, 0.0])])
     return [history.history, unbuilt, first, w, opt.apply([])]
+
+
+@case
+def keras_optimizer_rmsprop(tf):
+    # compile's default optimizer, three steps on sum(w**2) / 2 (gradient w); then with
+    # momentum, and centered
+    def steps(w, opt, n=3):
+        for _ in range(n):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w**2) / 2.0
+            opt.apply_gradients([(tape.gradient(loss, w), w)])
+        return tf.identity(w)
+
+    out = []
+    for kwargs in ({"learning_rate": 0.1}, {"momentum": 0.9}, {"centered": True, "rho": 0.5}):
+        out.append(steps(tf.Variable([10.0, -2.0, 0.5]), tf.keras.optimizers.RMSprop(**kwargs)))
+    # Keras' docstring example: 10.0 becomes 9.683772 after one step at learning rate 0.1
+    out.append(steps(tf.Variable(10.0), tf.keras.optimizers.RMSprop(learning_rate=0.1), n=1))
+    out.append(type(tf.keras.optimizers.get("rmsprop")).__name__)
+    return out
+
+
+@case
+def keras_fit_default_optimizer_rmsprop(tf):
+    # compile(loss=...) alone: the optimizer is RMSprop with its defaults
+    tf.keras.utils.set_random_seed(0)
+    model = tf.keras.Sequential(
+        [tf.keras.layers.Dense(4, activation="relu"), tf.keras.layers.Dense(1)]
+    )
+    model.compile(loss="mse")
+    history = model.fit(X, Y, batch_size=4, epochs=3, shuffle=False, verbose=0)
+    return [type(model.optimizer).__name__, history.history]
