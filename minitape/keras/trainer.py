@@ -404,6 +404,7 @@ class TensorFlowTrainer(Trainer):
             self.reset_metrics()
             for data in batches:
                 logs = self.train_function(data)
+                pythonify_logs(logs)  # (Keras' callbacks do this after every batch: a dict)
                 if self.stop_training:
                     break
             # the metrics' results, not the last step's dict, when the keys match
@@ -443,6 +444,7 @@ class TensorFlowTrainer(Trainer):
         self.reset_metrics()
         for data in batches:
             logs = self.test_function(data)
+            pythonify_logs(logs)
         logs = pythonify_logs(self._get_metrics_result_or_logs(logs))
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 

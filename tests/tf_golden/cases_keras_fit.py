@@ -365,3 +365,28 @@ def keras_fit_default_optimizer_rmsprop(tf):
     model.compile(loss="mse")
     history = model.fit(X, Y, batch_size=4, epochs=3, shuffle=False, verbose=0)
     return [type(model.optimizer).__name__, history.history]
+
+
+@case
+def keras_fit_step_must_return_a_dict(tf):
+    # a train_step that returns its loss tensor, not a dict: fit fails after the first batch
+    # (Keras turns every batch's logs into Python floats, with logs.items()); data without
+    # targets for Keras' own step: the loss of y=None fails
+    class ReturnsTensor(tf.keras.Sequential):
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(y - self(x, training=True)))
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            return loss
+
+    tf.keras.utils.set_random_seed(0)
+    model = ReturnsTensor([tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    bare = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    bare.compile(optimizer="sgd", loss="mse")
+    return [
+        attempt(model.fit, X, Y, shuffle=False, verbose=0),
+        attempt(bare.fit, X, shuffle=False, verbose=0),
+    ]
