@@ -23,7 +23,9 @@ Three things Keras does that a custom `train_step` meets:
 * **The step is traced.** Unless `compile(run_eagerly=True)`, `fit` wraps the step in
   `tf.function`, so a `print` in `train_step` runs while tracing, not on every batch. TF
   traces it twice when the first call creates variables (the model's layers are built in
-  there, or Adam's slots): once to create them, once more without.
+  there, or Adam's slots): once to create them, once more without. (TF traces one graph for
+  batches of any size; minitape traces per batch shape, so a smaller last batch adds one
+  trace: the one place where the counts differ.)
 * **The loss shown is a metric.** `model.metrics` starts with a `Mean` named "loss" (the
   loss tracker). Keras' own `train_step` feeds it each batch's loss; a custom step must update
   it (the guide's loop over `self.metrics`), because:
