@@ -26,6 +26,7 @@ from .tensor import (
     Variable,
     _leaves,
     _TensorLike,
+    constant,
     convert_to_tensor,
     nest_shape,
     operand,
@@ -1137,6 +1138,21 @@ def stack(values, axis=0, name=None):
                 f"{_dims(base)} != values[{i}].shape = {_dims(t._value.shape)}",
             )
     return apply(Pack, *ts, axis=axis % nd)
+
+
+def autopack(value, dtype):
+    """A list that holds tensors, packed by ops as TF's autopacking packs it: each level that
+    holds a tensor is a Pack of its entries (tensors cast to `dtype`, other entries converted
+    to it); a level without tensors is one constant. `convert_to_tensor` calls this, once it
+    has checked the list, while a tape or a trace listens: the ops record, so gradients reach
+    the tensors in the list."""
+    if isinstance(value, (list, tuple)):
+        if any(isinstance(v, _TensorLike) for v in _leaves(value)):
+            return apply(Pack, *[autopack(v, dtype) for v in value], axis=0)
+        return constant(value, dtype)
+    if isinstance(value, _TensorLike):
+        return cast(read(value), dtype)
+    return constant(value, dtype)
 
 
 def unstack(value, num=None, axis=0, name=None):

@@ -825,10 +825,27 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return convert_to_tensor(held, dtype, dtype_hint)
     if dtype is None and dtype_hint is not None:
         try:
-            return Tensor(_compact(_to_numpy(value, dtype_hint)))
+            return _converted(value, dtype_hint)
         except (TypeError, ValueError):
             pass
-    return Tensor(_compact(_to_numpy(value, dtype)))
+    return _converted(value, dtype)
+
+
+def _converted(value, dtype):
+    """Python or numpy data as a new Tensor, by `_to_numpy`'s rules (and with its errors).
+
+    A list that holds tensors, `[x, x * 3.0]`, is packed as TF packs it. TF packs with ops
+    (Cast and Pack), so a tape sees the tensors in the list and a traced function replays the
+    packing with the call's values; here too, while a tape, an accumulator or a trace
+    listens: the value is checked and computed on numpy first, then made again by recorded
+    ops (`ops.autopack`). When nothing listens, the numpy value is the answer."""
+    arr = _compact(_to_numpy(value, dtype))
+    if isinstance(value, (list, tuple)) and (STATE.tapes or STATE.tracer is not None):
+        if any(isinstance(v, _TensorLike) for v in _leaves(value)):
+            from .ops import autopack
+
+            return autopack(value, _dt.from_numpy(arr.dtype))
+    return Tensor(arr)
 
 
 def operand(x, like, op_name, hint=False):
@@ -847,7 +864,7 @@ def operand(x, like, op_name, hint=False):
         if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly
             return Tensor(npd.type(x))
         try:
-            return Tensor(_compact(_to_numpy(x, npd)))
+            return _converted(x, npd)
         except (TypeError, ValueError):
             if not hint:
                 raise

@@ -211,3 +211,45 @@ def function_objects_behave_as_functions(tf):
         initializer=tf.constant(1.0),
     )
     return [product.__name__, product.__doc__, documented.__doc__, folded]
+
+
+# --- a Python list that holds tensors: TF packs it with ops, which a tape records ----------------
+@case
+def autopack_gradients_reach_the_tensors_in_a_list(tf):
+    x = tf.constant(2.0)
+    v = tf.Variable(1.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        results = [
+            tf.reduce_sum([x, x * 3]),
+            tf.convert_to_tensor([x, 1.0]) * 2.0,
+            tf.reduce_sum(tf.stack([[x, 2.0], [3.0, x]])),
+            tf.reduce_sum([[x, 2.0], [3.0, x]]),
+            tf.reduce_sum(tf.convert_to_tensor([[x, x], [x, x]])),
+            tf.matmul([[x, 1.0]], [[x], [2.0]]),
+            tf.reduce_sum(tf.convert_to_tensor([v, 2.0], dtype=tf.float64)),
+            tf.constant(3.0) * [x, v],
+        ]
+    grads = [tape.gradient(r, [x, v]) for r in results]
+    return [results, grads]
+
+
+@case
+def autopack_inside_a_traced_function_is_replayed(tf):
+    @tf.function
+    def total(x):
+        return tf.reduce_sum([x, x * 3])
+
+    return [
+        total(tf.constant(2.0)),
+        total(tf.constant(5.0)),
+        total.experimental_get_tracing_count(),
+    ]
+
+
+@case
+def autopack_forward_mode(tf):
+    x = tf.constant(2.0)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)) as acc:
+        y = tf.reduce_sum([x * x, 3.0])
+    return [y, acc.jvp(y)]
