@@ -129,6 +129,18 @@ def _split_concat(g, inputs, axis):
     return out
 
 
+def _grid(num, axis, ans):
+    """linspace's weights of `stop`, 0 to 1 along `axis` (shaped to broadcast against its
+    output): element i is start + (stop - start) * i / (num - 1)."""
+    t = np.arange(num, dtype=ans._value.dtype) / max(num - 1, 1)
+    return Tensor(t.reshape([-1 if i == axis else 1 for i in range(ans._value.ndim)]))
+
+
+def _along_grid(g, weights, axis):
+    """g weighted by the grid and summed over the grid's axis."""
+    return reduce_sum(g * weights, axis=axis)
+
+
 def _tile_grad(g, ans, x, multiples):
     """tile: g viewed as (m0, d0, m1, d1, ...), summed over the copies m0, m1, ..."""
     shape = x._value.shape
@@ -254,6 +266,15 @@ VJPS = {
     o.ExpandDims: (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.Squeeze: (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.BroadcastTo: (lambda g, ans, x, shape: unbroadcast(g, x),),
+    o.Fill: (lambda g, ans, value, shape: unbroadcast(g, value),),
+    o.LinSpace: (
+        lambda g, ans, start, stop, num, axis: unbroadcast(
+            _along_grid(g, 1.0 - _grid(num, axis, ans), axis), start
+        ),
+        lambda g, ans, start, stop, num, axis: unbroadcast(
+            _along_grid(g, _grid(num, axis, ans), axis), stop
+        ),
+    ),
     o.Sum: (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims),),
     o.Prod: (_prod_grad,),
     o.Cumsum: (

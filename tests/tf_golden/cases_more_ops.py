@@ -253,3 +253,51 @@ def autopack_forward_mode(tf):
     with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)) as acc:
         y = tf.reduce_sum([x * x, 3.0])
     return [y, acc.jvp(y)]
+
+
+# --- ops whose arguments become values of a new tensor: fill, linspace, range, eye, ones ------
+@case
+def fill_and_linspace_gradients(tf):
+    x = tf.constant(2.0)
+    start = tf.constant([0.0, 1.0, 2.0])
+    stop = tf.constant(4.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, start, stop])
+        filled = tf.fill([2, 3], x) * tf.constant([1.0, 2.0, 3.0])
+        grid = tf.linspace(x, 10.0, 5) ** 2
+        wide = tf.linspace(start, stop, 4, axis=-1) * tf.constant([1.0, -1.0, 2.0, 0.5])
+        two = tf.linspace(x, stop, 2)
+    return [
+        filled,
+        tape.gradient(filled, x),
+        grid,
+        tape.gradient(grid, x),
+        wide,
+        tape.gradient(wide, [start, stop]),
+        tape.gradient(two, [x, stop]),
+    ]
+
+
+@case
+def fill_forward_mode(tf):
+    x = tf.constant(2.0)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)) as acc:
+        y = tf.reduce_sum(tf.fill([3], x) * x)
+    return [y, acc.jvp(y)]
+
+
+@case
+def traced_function_with_value_arguments_to_creation_ops(tf):
+    # range's limit, eye's size, ones' shape and fill's value from the function's arguments:
+    # the second call must use its own values, not the first call's
+    outs = []
+    for fn in (
+        lambda n: tf.reduce_sum(tf.range(n)),
+        lambda n: tf.reduce_sum(tf.eye(n)),
+        lambda n: tf.reduce_sum(tf.ones([n, 2])),
+        lambda n: tf.reduce_sum(tf.fill([2], tf.cast(n, tf.float32))),
+        lambda n: tf.reduce_sum(tf.linspace(0.0, tf.cast(n, tf.float32), 3)),
+    ):
+        f = tf.function(fn)
+        outs.append([f(tf.constant(4)), f(tf.constant(6))])
+    return outs
