@@ -46,7 +46,7 @@ from . import nest
 from .context import STATE
 from .errors import InvalidArgumentError, OutOfRangeError
 from .ops import logical_and, stack, zeros
-from .tensor import Tensor, Variable, convert_to_tensor
+from .tensor import Tensor, Variable, _traced, convert_to_tensor
 
 __all__ = [
     "cond",
@@ -586,8 +586,6 @@ def get_static_value(tensor, partial=False):
         return None
     if not isinstance(tensor, Tensor):
         return tensor
-    graph = STATE.tracer
-    slots = getattr(graph, "_slots", None)
-    if slots is not None and id(tensor) in slots and slots[id(tensor)] not in graph.constants:
+    if STATE.tracer is not None and _traced(tensor):
         return None
     return tensor.numpy()

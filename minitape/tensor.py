@@ -769,9 +769,20 @@ def _as_shape(shape):
     return tuple(dims)
 
 
+def _traced(t):
+    """Whether `t` is one of the tensors of the function being traced: an argument, or a
+    result of an op recorded in the trace (TF's symbolic graph tensors, whose values are not
+    known while tracing), rather than a value known now (a tensor from outside, a constant)."""
+    graph = STATE.tracer
+    slot = (getattr(graph, "_slots", None) or {}).get(id(t))
+    return slot is not None and slot not in graph.constants
+
+
 def constant(value, dtype=None, shape=None, name=None):
     """A new tensor holding a copy of `value` (TF's dtype rules; `shape` reshapes or fills)."""
     if isinstance(value, _TensorLike):
+        if STATE.tracer is not None and _traced(value):  # (a replay could not copy it anew)
+            raise TypeError("Expected any non-tensor type, but got a tensor instead.")
         have = value._read_value()
         if dtype is not None and _dt.as_dtype(dtype)._np != have.dtype:
             raise TypeError(

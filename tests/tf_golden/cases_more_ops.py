@@ -301,3 +301,20 @@ def traced_function_with_value_arguments_to_creation_ops(tf):
         f = tf.function(fn)
         outs.append([f(tf.constant(4)), f(tf.constant(6))])
     return outs
+
+
+@case  # (TF's message adds where in the user's code: compared by class)
+def function_constant_of_a_traced_tensor_is_refused(tf):
+    # inside tf.function an argument is a graph tensor: tf.constant cannot copy it (a replay
+    # would repeat the traced value); a tensor from outside is fine
+    outside = tf.constant([3.0])
+
+    @tf.function
+    def copies(x):
+        return tf.constant(x) * 1.0
+
+    @tf.function
+    def uses_outside(x):
+        return tf.constant(outside) + x
+
+    return [attempt(copies, tf.constant(2.0)), uses_outside(tf.constant(1.0))]
