@@ -427,20 +427,27 @@ def _matmul_value_b(g, ans, a, b, transpose_a=False, transpose_b=False):
     return _unbroadcast_value(o.MatMul.forward(a._value, g, not transpose_a, False), b)
 
 
+def _mul_value_x(g, ans, x, y):
+    gx = g * y._value
+    return gx if gx.shape == x._value.shape else _unbroadcast_value(gx, x)
+
+
+def _mul_value_y(g, ans, x, y):
+    gy = g * x._value
+    return gy if gy.shape == y._value.shape else _unbroadcast_value(gy, y)
+
+
 # fmt: off
 BARE = {
     o.Add: (
-        lambda g, ans, x, y: _unbroadcast_value(g, x),
-        lambda g, ans, x, y: _unbroadcast_value(g, y),
+        lambda g, ans, x, y: g if g.shape == x._value.shape else _unbroadcast_value(g, x),
+        lambda g, ans, x, y: g if g.shape == y._value.shape else _unbroadcast_value(g, y),
     ),
     o.Sub: (
         lambda g, ans, x, y: _unbroadcast_value(g, x),
         lambda g, ans, x, y: _unbroadcast_value(-g, y),
     ),
-    o.Mul: (
-        lambda g, ans, x, y: _unbroadcast_value(g * y._value, x),
-        lambda g, ans, x, y: _unbroadcast_value(g * x._value, y),
-    ),
+    o.Mul: (_mul_value_x, _mul_value_y),
     o.Div: (
         lambda g, ans, x, y: _unbroadcast_value(g / y._value, x),
         lambda g, ans, x, y: _unbroadcast_value(-g * x._value / (y._value * y._value), y),
