@@ -338,12 +338,12 @@ class Variable(_TensorLike):
             new = old - new
         elif how == "assign_add":
             new = old + new
-        for tape in STATE.tapes:  # (an assignment is an access: the tape may watch us)
+        tapes, tracer = STATE.now
+        for tape in tapes:  # (an assignment is an access: the tape may watch us)
             tape._variable_read(self)
             if isinstance(value, _TensorLike) and value._id in tape._watched:
                 # the path of a watched value ends here: a note for minitape.explain
                 tape._cuts.append(("assign", self._name, value._id, self._id))
-        tracer = STATE.tracer
         if tracer is not None:  # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)
         if how == "assign" and type(new) is np.ndarray:

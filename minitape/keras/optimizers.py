@@ -158,6 +158,8 @@ class Optimizer:
                 "such as zip(grads, model.trainable_variables); got "
                 f"{_short(grads_and_vars)}"
             ) from None
+        if self._built_with is not None and self._known_pairs(items):
+            return items
         for i, item in enumerate(items):
             if not (isinstance(item, (tuple, list)) and len(item) == 2):
                 # (a sequence of another length fails Keras' unpacking: ValueError)
@@ -192,6 +194,22 @@ class Optimizer:
                 missing,
             )
         return pairs
+
+    def _known_pairs(self, items):
+        """Whether every item is the common case, a (tensor, variable) tuple of a variable this
+        optimizer was built with and a gradient of its dtype and shape: such pairs need none of
+        `_check_pairs`' conversions (anything else takes them, and their errors)."""
+        known = self._built_with
+        for item in items:
+            if type(item) is not tuple or len(item) != 2:
+                return False
+            g, var = item
+            if type(g) is not Tensor or type(var) is not Variable or var._id not in known:
+                return False
+            gv, vv = g._value, var._snap._value
+            if gv.dtype != vv.dtype or gv.shape != vv.shape:
+                return False
+        return bool(items)
 
     @staticmethod
     def _check_grad(g, var):
