@@ -5,7 +5,8 @@ second call with other values (same shapes and dtypes) what the same call gives 
 
 This is the family of silent wrong answers in which an op read an argument's value into an
 attribute or a new tensor the trace did not record (`tf.range(n)`, `tf.fill(dims, x)`, a list
-of tensors packed on numpy): its replay repeated the first call's numbers."""
+of tensors packed on numpy): its replay repeated the first call's numbers. And a tape around
+the second call gets the gradients the same call gets eagerly (the replay records op by op)."""
 
 import json
 import warnings
@@ -58,36 +59,79 @@ def _replayable_calls():
             yield cid
 
 
+def _call(cid):
+    """The call as a function of its tensor arguments (a list): (function, the recorded
+    tensors, other values of theirs), or a skip when no tensor can be given another value."""
+    fn, args, kwargs = CALLS[cid][0]
+    a = [calls._value(minitape, n) for n in args]
+    k = {key: calls._value(minitape, n) for key, n in kwargs.items()}
+    places = [i for i, x in enumerate(a) if type(x) is minitape.Tensor]
+    names = [key for key, x in k.items() if type(x) is minitape.Tensor]
+    firsts = [a[i] for i in places] + [k[n] for n in names]
+    others = [_other(t) for t in firsts]
+    if any(o is None for o in others):
+        pytest.skip("a tensor argument with no other value to give")
+    target = calls._resolve(minitape, fn)
+
+    def call_with(tensors):
+        aa, kk = list(a), dict(k)
+        for i, t in zip(places, tensors):
+            aa[i] = t
+        for n, t in zip(names, tensors[len(places) :]):
+            kk[n] = t
+        return target(*aa, **kk)
+
+    return call_with, firsts, others
+
+
 @pytest.mark.parametrize("cid", list(_replayable_calls()))
 def test_a_traced_call_replays_with_the_new_values(cid):
-    fn, args, kwargs = CALLS[cid][0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        a = [calls._value(minitape, n) for n in args]
-        k = {key: calls._value(minitape, n) for key, n in kwargs.items()}
-        places = [i for i, x in enumerate(a) if type(x) is minitape.Tensor]
-        names = [key for key, x in k.items() if type(x) is minitape.Tensor]
-        others = [_other(a[i]) for i in places] + [_other(k[n]) for n in names]
-        if not others or any(o is None for o in others):
-            pytest.skip("no tensor argument to give another value")
-        target = calls._resolve(minitape, fn)
-
-        def call_with(tensors):
-            aa, kk = list(a), dict(k)
-            for i, t in zip(places, tensors):
-                aa[i] = t
-            for n, t in zip(names, tensors[len(places) :]):
-                kk[n] = t
-            return target(*aa, **kk)
-
+        call_with, firsts, others = _call(cid)
         try:
             eager = calls.outcome(call_with(others))
         except Exception:  # noqa: BLE001  (the other values are not valid input: nothing to compare)
             pytest.skip("the other values are refused eagerly")
         traced = minitape.function(call_with)
-        traced([a[i] for i in places] + [k[n] for n in names])  # the trace, with the first values
+        traced(firsts)  # the trace, with the first values
         replayed = calls.outcome(traced(others))
     assert _close(replayed, eager), f"replayed {replayed}, eagerly {eager}"
+
+
+def _gradients(f, xs, sources):
+    """The gradients of sum(f(xs)) for `sources` (a list of xs' indices), or None if f's
+    result is not a floating tensor."""
+    with minitape.GradientTape() as tape:
+        for j in sources:
+            tape.watch(xs[j])
+        result = f(xs)
+        if type(result) is not minitape.Tensor or result._value.dtype.kind != "f":
+            return None
+        total = minitape.reduce_sum(result)
+    grads = tape.gradient(total, [xs[j] for j in sources])
+    return [None if g is None else g._value for g in grads]
+
+
+@pytest.mark.parametrize("cid", list(_replayable_calls()))
+def test_a_tape_around_a_replay_gets_the_eager_gradients(cid):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        call_with, firsts, others = _call(cid)
+        sources = [j for j, t in enumerate(others) if t._value.dtype.kind == "f"]
+        try:
+            eager = _gradients(call_with, others, sources) if sources else None
+        except Exception:  # noqa: BLE001
+            eager = None
+        if eager is None:
+            pytest.skip("no floating result, or no gradient to take eagerly")
+        traced = minitape.function(call_with)
+        traced(firsts)
+        replayed = _gradients(traced, others, sources)
+    assert [g is None for g in replayed] == [g is None for g in eager]
+    for r, e in zip(replayed, eager):
+        if e is not None:
+            np.testing.assert_allclose(r, e, rtol=1e-6, equal_nan=True)
 
 
 def test_the_check_catches_a_replay_of_stale_values():
