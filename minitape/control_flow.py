@@ -49,7 +49,7 @@ from . import nest
 from .context import STATE
 from .errors import InvalidArgumentError, OpError, OutOfRangeError
 from .ops import logical_and, stack, zeros
-from .tensor import Tensor, Variable, convert_to_tensor
+from .tensor import Tensor, Variable, _traced, convert_to_tensor
 
 __all__ = [
     "cond",
@@ -696,7 +696,6 @@ def get_static_value(tensor, partial=False):
         return None
     if not isinstance(tensor, Tensor):
         return tensor
-    graph = tracing_graph()
-    if graph is not None and graph.depends_on_inputs(tensor):
+    if STATE.tracer is not None and _traced(tensor):
         return None
     return tensor.numpy()

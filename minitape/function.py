@@ -1223,11 +1223,6 @@ def _bind_to_spec(value, spec):
     return type(spec)(_bind_to_spec(v, s) for v, s in zip(value, spec))
 
 
-def _as_output(x):
-    """What a function returns for `x`: a tensor for a tensor or a number (or a variable)."""
-    return x if x is None or isinstance(x, Tensor) else convert_to_tensor(x)
-
-
 class Function:
     """A Python function plus its traced graphs, one per call signature."""
 
@@ -1335,7 +1330,7 @@ class Function:
         keep TF's graph semantics: tensors out, both branches traced, zero gradients for what
         did not run)."""
         if not graph.has_control_flow:
-            return nest.map_structure(_as_output, self._python()(*args, **kwargs))
+            return self._python()(*args, **kwargs)
         scratch = Graph(self.__name__)
         scratch.kernel_scope = graph.kernel_scope
         saved = STATE.tracer

@@ -129,6 +129,18 @@ def _split_concat(g, inputs, axis):
     return out
 
 
+def _grid(num, axis, ans):
+    """linspace's weights of `stop`, 0 to 1 along `axis` (shaped to broadcast against its
+    output): element i is start + (stop - start) * i / (num - 1)."""
+    t = np.arange(num, dtype=ans._value.dtype) / max(num - 1, 1)
+    return Tensor(t.reshape([-1 if i == axis else 1 for i in range(ans._value.ndim)]))
+
+
+def _along_grid(g, weights, axis):
+    """g weighted by the grid and summed over the grid's axis."""
+    return reduce_sum(g * weights, axis=axis)
+
+
 def _tile_grad(g, ans, x, multiples):
     """tile: g viewed as (m0, d0, m1, d1, ...), summed over the copies m0, m1, ..."""
     shape = x._value.shape
@@ -254,6 +266,15 @@ VJPS = {
     o.ExpandDims: (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.Squeeze: (lambda g, ans, x, shape: reshape(g, x.shape),),
     o.BroadcastTo: (lambda g, ans, x, shape: unbroadcast(g, x),),
+    o.Fill: (lambda g, ans, value, shape: unbroadcast(g, value),),
+    o.LinSpace: (
+        lambda g, ans, start, stop, num, axis: unbroadcast(
+            _along_grid(g, 1.0 - _grid(num, axis, ans), axis), start
+        ),
+        lambda g, ans, start, stop, num, axis: unbroadcast(
+            _along_grid(g, _grid(num, axis, ans), axis), stop
+        ),
+    ),
     o.Sum: (lambda g, ans, x, axis, keepdims: _like_reduced(g, x, axis, keepdims),),
     o.Prod: (_prod_grad,),
     o.Cumsum: (
@@ -400,7 +421,7 @@ def _like_reduced_value(g, x, axis, keepdims):
     """`_like_reduced` on a numpy value."""
     shape = x._value.shape
     if not keepdims and axis is not None and g.ndim:
-        new = tuple(1 if i in axis else d for i, d in enumerate(shape))
+        new = tuple([1 if i in axis else d for i, d in enumerate(shape)])
         g = g if new == g.shape else o.Reshape.forward(g, new)
     return g if g.shape == shape else o.BroadcastTo.forward(g, shape)
 
@@ -427,20 +448,34 @@ def _matmul_value_b(g, ans, a, b, transpose_a=False, transpose_b=False):
     return _unbroadcast_value(o.MatMul.forward(a._value, g, not transpose_a, False), b)
 
 
+# Add's, Sub's and Mul's twins look at the shape themselves: the common case, no broadcasting,
+# then costs no further call.
+def _mul_value_x(g, ans, x, y):
+    gx = g * y._value
+    return gx if gx.shape == x._value.shape else _unbroadcast_value(gx, x)
+
+
+def _mul_value_y(g, ans, x, y):
+    gy = g * x._value
+    return gy if gy.shape == y._value.shape else _unbroadcast_value(gy, y)
+
+
+def _sub_value_y(g, ans, x, y):
+    gy = -g
+    return gy if gy.shape == y._value.shape else _unbroadcast_value(gy, y)
+
+
 # fmt: off
 BARE = {
     o.Add: (
-        lambda g, ans, x, y: _unbroadcast_value(g, x),
-        lambda g, ans, x, y: _unbroadcast_value(g, y),
+        lambda g, ans, x, y: g if g.shape == x._value.shape else _unbroadcast_value(g, x),
+        lambda g, ans, x, y: g if g.shape == y._value.shape else _unbroadcast_value(g, y),
     ),
     o.Sub: (
-        lambda g, ans, x, y: _unbroadcast_value(g, x),
-        lambda g, ans, x, y: _unbroadcast_value(-g, y),
+        lambda g, ans, x, y: g if g.shape == x._value.shape else _unbroadcast_value(g, x),
+        _sub_value_y,
     ),
-    o.Mul: (
-        lambda g, ans, x, y: _unbroadcast_value(g * y._value, x),
-        lambda g, ans, x, y: _unbroadcast_value(g * x._value, y),
-    ),
+    o.Mul: (_mul_value_x, _mul_value_y),
     o.Div: (
         lambda g, ans, x, y: _unbroadcast_value(g / y._value, x),
         lambda g, ans, x, y: _unbroadcast_value(-g * x._value / (y._value * y._value), y),

@@ -26,6 +26,7 @@ from .tensor import (
     Variable,
     _leaves,
     _TensorLike,
+    constant,
     convert_to_tensor,
     nest_shape,
     operand,
@@ -197,6 +198,13 @@ ExpandDims = _op("ExpandDims", lambda x, shape: x.reshape(shape))
 Squeeze = _op("Squeeze", lambda x, shape: x.reshape(shape))
 BroadcastTo = _op("BroadcastTo", lambda x, shape: _filled(shape, x), _broadcast_to_check)
 Concat = _op("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis))
+# tf.fill's value is an input of Fill (its gradient is the sum of g); dims are its attribute
+Fill = _op("Fill", lambda value, shape: _filled(shape, value))
+# tf.linspace: start + (stop - start) * t, t the grid from 0 to 1 along `axis` (numpy's values)
+LinSpace = _op(
+    "LinSpace",
+    lambda start, stop, num, axis: np.linspace(start, stop, num, axis=axis).astype(start.dtype),
+)
 Pack = _op("Pack", lambda *xs, axis: np.stack(xs, axis=axis))
 Sum = _op("Sum", lambda x, axis, keepdims: _sum(x, axis, keepdims))
 Prod = _op(
@@ -470,15 +478,15 @@ def _int_values(value, what, error, attr=None, by_op=True):
     lists, ints beyond int64, None inside a list) raises what TF's conversion raises
     (ValueError)."""
     if isinstance(value, _TensorLike):
-        v = value._read_value()
+        v = _value_of(value)
     elif isinstance(value, (np.ndarray, np.generic)) and by_op:
         v = convert_to_tensor(value, _dt.int32)._value
     elif type(value) is float and by_op:  # (a Python number goes to int32 strictly)
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
     elif isinstance(value, (list, tuple)) and _mixes_bools(value):
         v = convert_to_tensor(value)._value  # (refused: the op's input has no dtype to hint)
-    else:
-        v = convert_to_tensor(value, dtype_hint=_dt.int32)._value  # ([] is int32)
+    else:  # ([] is int32; a list that holds tensors is packed, and its value heard by a trace)
+        v = _value_of(convert_to_tensor(value, dtype_hint=_dt.int32))
     if v.dtype.kind not in "iu" or attr is not None and v.dtype.name not in ("int32", "int64"):
         if attr is not None:
             raise error(
@@ -517,11 +525,19 @@ def _int32_input(value, op_name, index):
     return convert_to_tensor(value, _dt.int32)._value
 
 
+def _value_of(t):
+    """The value of a tensor argument that an op takes as an attribute (a shape, an axis, a
+    count, a limit), not as an input it records. A trace hears of it (as of `if t:`): a replay
+    could not give the attribute another value, so a traced function whose attribute comes
+    from its arguments runs its Python code on every call (see `function.py`)."""
+    return t._value_for_python() if STATE.tracer is not None else t._read_value()
+
+
 def _single_value(x):
     """A tensor or array holding one value, of any rank, as 0-d (TF takes [1] as 1 where an
     op asks for "a tensor with a single value"); anything else as it is."""
     if isinstance(x, _TensorLike) and x._read_value().size == 1:
-        return Tensor(x._read_value().reshape(()))
+        return Tensor(_value_of(x).reshape(()))
     if isinstance(x, np.ndarray) and x.size == 1:
         return x.reshape(())
     return x
@@ -1139,6 +1155,21 @@ def stack(values, axis=0, name=None):
     return apply(Pack, *ts, axis=axis % nd)
 
 
+def autopack(value, dtype):
+    """A list that holds tensors, packed by ops as TF's autopacking packs it: each level that
+    holds a tensor is a Pack of its entries (tensors cast to `dtype`, other entries converted
+    to it); a level without tensors is one constant. `convert_to_tensor` calls this, once it
+    has checked the list, while a tape or a trace listens: the ops record, so gradients reach
+    the tensors in the list."""
+    if isinstance(value, (list, tuple)):
+        if any(isinstance(v, _TensorLike) for v in _leaves(value)):
+            return apply(Pack, *[autopack(v, dtype) for v in value], axis=0)
+        return constant(value, dtype)
+    if isinstance(value, _TensorLike):
+        return cast(read(value), dtype)
+    return constant(value, dtype)
+
+
 def unstack(value, num=None, axis=0, name=None):
     """The slices of `value` along `axis`, as a list (`num`, if given, must be their count).
     As TF's: without `num`, the axis is compared in Python first (a dict is a TypeError, an
@@ -1438,7 +1469,7 @@ def fill(dims, value, name=None):
     if v.ndim != 0:
         raise invalid("Fill", f"value must be a scalar, got a tensor of shape {list(v.shape)}")
     # (dims is an input of Fill whose dtype is its attribute index_type: numpy data is cast)
-    return Tensor(_filled(_new_shape(dims, "Fill", by_fill=True), v))
+    return apply(Fill, read(value), shape=_new_shape(dims, "Fill", by_fill=True))
 
 
 def linspace(start, stop, num, name=None, axis=0):
@@ -1463,7 +1494,7 @@ def linspace(start, stop, num, name=None, axis=0):
         raise invalid("LinSpace", f"axis = {axis} not in range [{-nd}, {nd})")
     if num < 0:
         raise invalid("LinSpace", f"Requires num >= 0: {num}")
-    return Tensor(np.linspace(start._value, stop._value, num, axis=axis).astype(start._value.dtype))
+    return apply(LinSpace, start, stop, num=num, axis=axis % nd)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
@@ -1488,7 +1519,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001
                 "uint32"
             )
     _range_kernel(npd)
-    lo, hi, step = (a._value.item() for a in args)
+    lo, hi, step = (a._read_value().item() for a in args)  # (traced, Range is a recorded op)
     if step == 0:
         raise invalid("Range", f"Requires delta != 0: {step}")
     if step > 0 and lo > hi:
@@ -1530,7 +1561,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=No
     if isinstance(num_rows, Tensor) or isinstance(num_columns, Tensor):
         # (TF: the diagonal's size is then an op, minimum(rows, columns), and is concatenated
         # to the batch shape as one value)
-        sizes = [read(n)._value for n in (num_rows, num_columns)]
+        sizes = [_value_of(read(n)) for n in (num_rows, num_columns)]
         for n in sizes:
             if n.dtype.kind not in _REALS:
                 _refuse("Minimum", Tensor(n), _REALS)

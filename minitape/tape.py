@@ -294,7 +294,8 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
         if on_step is not None:
             sent = []
         n = len(inputs)
-        for x, rule in zip(inputs, rules):  # one rule per input, run only where needed
+        for k in range(n):  # one rule per input (as many as inputs), run only where needed
+            x, rule = inputs[k], rules[k]  # (indexed: a zip would be one more object to collect)
             if rule is None or x._id not in watched:
                 continue
             if attrs:  # (the common calls spelled out: faster than star arguments)

@@ -341,12 +341,12 @@ class Variable(_TensorLike):
             new = old - new
         elif how == "assign_add":
             new = old + new
-        for tape in STATE.tapes:  # (an assignment is an access: the tape may watch us)
+        tapes, tracer = STATE.now
+        for tape in tapes:  # (an assignment is an access: the tape may watch us)
             tape._variable_read(self)
             if isinstance(value, _TensorLike) and value._id in tape._watched:
                 # the path of a watched value ends here: a note for minitape.explain
                 tape._cuts.append(("assign", self._name, value._id, self._id))
-        tracer = STATE.tracer
         if tracer is not None:  # told before the change: a trace can still see the old value
             tracer.variable_assigned(self, value, how)
         if how == "assign" and type(new) is np.ndarray:
@@ -772,9 +772,19 @@ def _as_shape(shape):
     return tuple(dims)
 
 
+def _traced(t):
+    """Whether `t` is one of the tensors of the function being traced: an argument, or a
+    result of an op recorded in the trace (TF's symbolic graph tensors, whose values are not
+    known while tracing), rather than a value known now (a tensor from outside, a constant)."""
+    depends = getattr(STATE.tracer, "depends_on_inputs", None)  # (a minitape.function Graph)
+    return depends is not None and not isinstance(t, Variable) and depends(t)
+
+
 def constant(value, dtype=None, shape=None, name=None):
     """A new tensor holding a copy of `value` (TF's dtype rules; `shape` reshapes or fills)."""
     if isinstance(value, _TensorLike):
+        if STATE.tracer is not None and _traced(value):  # (a replay could not copy it anew)
+            raise TypeError("Expected any non-tensor type, but got a tensor instead.")
         have = value._read_value()
         if dtype is not None and _dt.as_dtype(dtype)._np != have.dtype:
             raise TypeError(
@@ -828,10 +838,27 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return convert_to_tensor(held, dtype, dtype_hint)
     if dtype is None and dtype_hint is not None:
         try:
-            return Tensor(_compact(_to_numpy(value, dtype_hint)))
+            return _converted(value, dtype_hint)
         except (TypeError, ValueError):
             pass
-    return Tensor(_compact(_to_numpy(value, dtype)))
+    return _converted(value, dtype)
+
+
+def _converted(value, dtype):
+    """Python or numpy data as a new Tensor, by `_to_numpy`'s rules (and with its errors).
+
+    A list that holds tensors, `[x, x * 3.0]`, is packed as TF packs it. TF packs with ops
+    (Cast and Pack), so a tape sees the tensors in the list and a traced function replays the
+    packing with the call's values; here too, while a tape, an accumulator or a trace
+    listens: the value is checked and computed on numpy first, then made again by recorded
+    ops (`ops.autopack`). When nothing listens, the numpy value is the answer."""
+    arr = _compact(_to_numpy(value, dtype))
+    if isinstance(value, (list, tuple)) and (STATE.tapes or STATE.tracer is not None):
+        if any(isinstance(v, _TensorLike) for v in _leaves(value)):
+            from .ops import autopack
+
+            return autopack(value, _dt.from_numpy(arr.dtype))
+    return Tensor(arr)
 
 
 def operand(x, like, op_name, hint=False):
@@ -850,7 +877,7 @@ def operand(x, like, op_name, hint=False):
         if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly
             return Tensor(npd.type(x))
         try:
-            return Tensor(_compact(_to_numpy(x, npd)))
+            return _converted(x, npd)
         except (TypeError, ValueError):
             if not hint:
                 raise

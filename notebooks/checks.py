@@ -46,7 +46,6 @@ ANSWERS = {
     "03.1": (0, "a352cad47cbec865"),
     "03.2": (3, "50c39223fa0be536"),
     "03.3": (3, "2da0e2adbf2fb2a8"),
-    "03.4": (3, "c5c3ad6f5153468b"),
     "04.1": (3, "679ec05b576484db"),
     "04.2": (0, "c76ba7f96b0ef62f"),
     "04.3": (2, "8d9c5357eb4b6eb7"),
@@ -71,15 +70,18 @@ ANSWERS = {
     "09.2": (4, "13fd6f27c6622aac"),
     "09.3": (0, "2b86ddc341143c94"),
     "09.4": (0, "1e3fa1a9132f8570"),
-    "10.1": (3, "ee8636462c0c2006"),
-    "10.2": (0, "e122555ccd79d52e"),
-    "10.3": (3, "9646db9398162ecc"),
-    "10.4": (3, "8b6ddecd625b758d"),
-    "11.1": (3, "50e90bf9b3fec7fb"),
-    "11.2": (3, "4ccd7c26b63320f1"),
-    "11.3": (3, "b379906b20876acc"),
-    "11.5": (3, "01213154aa8d9536"),
-    "11.4": (3, "98a72303b910f98e"),
+    "10.1": (3, "8d5888abff73cb97"),
+    "10.2": (3, "3bce8af1fc2f17e3"),
+    "10.3": (0, "c2db8e5561e7ec79"),
+    "11.1": (3, "2bc543be66d11c8e"),
+    "11.2": (0, "c96163c88b3e25ac"),
+    "11.3": (3, "d0a9a58222b4c78e"),
+    "11.4": (3, "b6533694efde726e"),
+    "12.1": (3, "587ae3d3ea425ec6"),
+    "12.2": (3, "6a78888d23546ed3"),
+    "12.3": (3, "e278a7aaa282d946"),
+    "12.5": (3, "63e8fc37532908f3"),
+    "12.4": (3, "9890193b756e6251"),
 }
 
 # what a wrong answer is told
@@ -95,7 +97,6 @@ HINTS = {
     "03.1": "with watch_accessed_variables=False only what tape.watch names is watched",
     "03.2": "replace np.sum and np.abs by tf.reduce_sum and tf.abs",
     "03.3": "one argument of tf.Variable makes it frozen",
-    "03.4": "count the rounds until the value reaches 10: the tape sees one multiplication each",
     "04.1": "two gradient() calls on one persistent tape, then del tape",
     "04.2": "re-entering a persistent tape appends to its recording",
     "04.3": "count each distinct tensor once: which tensors do the two entries hold?",
@@ -120,15 +121,18 @@ HINTS = {
     "09.2": "clip_by_global_norm returns (clipped list, global norm)",
     "09.3": "a new shape, a new Python value or a new dtype traces again",
     "09.4": "which function has an infinite slope at 0?",
-    "10.1": "watch x with the tangent v in a ForwardAccumulator, compute f inside, then acc.jvp(f)",
-    "10.2": "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
-    "10.3": "ForwardAccumulator(p, v) around a GradientTape; acc.jvp of the tape's gradient",
-    "10.4": "record y under a tape watching W4; output_gradients takes a tensor of y's shape",
-    "11.1": "exp's rule is g * exp(x); call inner.gradient() inside the outer tape's block",
-    "11.2": "reset empties entries and watched; v is read again afterwards, x is not watched again",
-    "11.3": "one backward walk, then one grads.get(s.id) per source (None where no path leads)",
-    "11.5": "Sum's rule is g + 0.0 * x; sum dw and db over the points before each step",
-    "11.4": "three tapes, all watching x, each gradient() inside every tape further out",
+    "10.1": "count the rounds until the value reaches 10: the tape sees one multiplication each",
+    "10.2": "tf.cond, run eagerly, calls one function: which variable did the tape see read?",
+    "10.3": "a Python argument is part of the signature: count the different values of the flag",
+    "11.1": "watch x with the tangent v in a ForwardAccumulator, compute f inside, then acc.jvp(f)",
+    "11.2": "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
+    "11.3": "ForwardAccumulator(p, v) around a GradientTape; acc.jvp of the tape's gradient",
+    "11.4": "record y under a tape watching W4; output_gradients takes a tensor of y's shape",
+    "12.1": "exp's rule is g * exp(x); call inner.gradient() inside the outer tape's block",
+    "12.2": "reset empties entries and watched; v is read again afterwards, x is not watched again",
+    "12.3": "one backward walk, then one grads.get(s.id) per source (None where no path leads)",
+    "12.5": "Sum's rule is g + 0.0 * x; sum dw and db over the points before each step",
+    "12.4": "three tapes, all watching x, each gradient() inside every tape further out",
 }
 
 
@@ -284,7 +288,7 @@ def reveal(guess, outcome, decimals=3):
     print(f"your guess: {_short(guess)} | what happened: {shown} -> {verdict}")
 
 
-# -- notebook 11: the learner's own `record` and backward walk, checked piece by piece --------
+# -- notebook 12: the learner's own `record` and backward walk, checked piece by piece --------
 def _first_problem(tests):
     """The message of the first test that fails (a test returns None when it passes)."""
     for test in tests:
@@ -302,7 +306,7 @@ def _report(what, problem):
 
 
 def check_record(record, Tensor, GradientTape):
-    """Try a learner's `record(name, forward, inputs, rules)` (notebook 11, section 3) on small
+    """Try a learner's `record(name, forward, inputs, rules)` (notebook 12, section 3) on small
     recordings, and say which piece does not work yet."""
     rules = [lambda g: g, lambda g: g]
 
@@ -380,7 +384,7 @@ def check_record(record, Tensor, GradientTape):
 
 
 def check_backward(backward, Tensor):
-    """Try a learner's `backward(entries, watched, target)` (notebook 11, section 4) on
+    """Try a learner's `backward(entries, watched, target)` (notebook 12, section 4) on
     recordings made by hand, and say which piece does not work yet."""
 
     def entry(name, inputs, value, rules):

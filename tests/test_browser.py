@@ -10,7 +10,8 @@ drives Chromium through Playwright and checks what a learner sees:
   version has a plot shows one, and each reveal then shows its answer;
 - in each notebook of SLIDERS, the named slider is shown and moving it with the keyboard changes
   what it drives (a plot or the printed text below it); in the same run, the notebook's dropdown
-  in DROPDOWNS is set to its next option, and what it drives changes too.
+  in DROPDOWNS (alone where a notebook has no slider to move) is set to its next option, and
+  what it drives changes too.
 
 Screenshots go to tests/artifacts/browser/. Needs Chromium at /usr/bin/chromium (`apt-get install
 chromium fonts-liberation`); without it the tests skip, except under CI (CI=true) where they fail.
@@ -40,9 +41,9 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
 # One slider per notebook that the browser test moves: notebook -> the start of its description.
 SLIDERS = {
     "notebooks/02_linear_regression.ipynb": "learning rate",  # re-trains: loss curves, fit
-    "notebooks/03_what_gets_watched.ipynb": "x",  # which branch ran: recorded ops, gradient
-    "notebooks/10_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
-    "notebooks/11_build_your_own_tape.ipynb": "expression",  # a random expression, checked
+    "notebooks/10_control_flow.ipynb": "x",  # which branch ran: recorded ops, gradient
+    "notebooks/11_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
+    "notebooks/12_build_your_own_tape.ipynb": "expression",  # a random expression, checked
 }
 # A dropdown to move in the same run as the notebook's slider: notebook -> its description.
 DROPDOWNS = {
@@ -440,12 +441,10 @@ def _slug(rel):
     return rel.removeprefix("notebooks/").removesuffix(".ipynb").replace("/", "-")
 
 
-@pytest.mark.parametrize("rel", list(SLIDERS))
+@pytest.mark.parametrize("rel", sorted(SLIDERS.keys() | DROPDOWNS.keys()))
 def test_slider_changes_what_it_drives(lab, browser, rel):
-    if not (ROOT / rel).exists():
-        pytest.skip(f"{rel} does not exist yet")
     with _notebook_page(browser, lab, rel, f"slider-{_slug(rel)}") as page:
-        _run_notebook_checks(page, lab, rel, SLIDERS[rel])
+        _run_notebook_checks(page, lab, rel, SLIDERS.get(rel))
 
 
 def _run_notebook_checks(page, lab, rel, label):
@@ -463,6 +462,10 @@ def _run_notebook_checks(page, lab, rel, label):
     assert state["images"], "no plot image in any output"
     plot.scroll_into_view_if_needed()
     _shot(page, f"slider-{_slug(rel)}-2-ran-all-plot")
+
+    if label is None:  # (a notebook with a dropdown to move, and no slider)
+        _move_dropdown(page, lab, rel, DROPDOWNS[rel])
+        return
 
     # 4. The slider is shown.
     slider = (
@@ -579,6 +582,17 @@ def learner_edition():
     shutil.rmtree(EDITION, ignore_errors=True)
 
 
+# The explanation after a reveal is folded (<details>, tests/test_course.py checks the notebooks):
+# how many folds the open notebook shows, and how many of them are open.
+_FOLDS_JS = """
+() => {
+  const notebook = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook');
+  const folds = [...notebook.querySelectorAll('.jp-RenderedMarkdown details')];
+  return {folded: folds.length, open: folds.filter(d => d.open).length};
+}
+"""
+
+
 def _notebook_text(page):
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").inner_text()
 
@@ -596,9 +610,14 @@ def test_notebook_runs_in_jupyterlab(lab, browser, learner_edition, path):
     cells = json.loads(path.read_text())["cells"]
     code_cells = sum(c["cell_type"] == "code" for c in cells)
     reveals = sum("hide-output" in c["metadata"].get("tags", []) for c in cells)
+    explanations = sum("".join(c["source"]).startswith("<details>") for c in cells)
     with _notebook_page(browser, lab, rel, name) as page:
         _open_notebook(page, lab, rel)
         assert REVEALED not in _notebook_text(page), f"{rel} shows a reveal's answer unasked"
+        folds = page.evaluate(_FOLDS_JS)
+        assert folds == {"folded": explanations, "open": 0}, (
+            f"{rel}: the explanations after the reveals should all be folded: {folds}"
+        )
         _full_page_shot(page, f"{name}-0-opened")  # (what the learner sees first)
         state = _run_all(page, lab, rel)
         assert not state["errors"], _describe_errors(rel, state["errors"])
@@ -617,6 +636,13 @@ def test_notebook_runs_in_jupyterlab(lab, browser, learner_edition, path):
                 f"{rel} to show an image (its saved version has {saved_images} image outputs)",
             )
         assert _notebook_text(page).count(REVEALED) >= reveals, "a reveal shows no answer"
+        if explanations:  # a click opens an explanation, rendered as Markdown
+            notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+            fold = notebook.locator(".jp-RenderedMarkdown details")
+            fold.first.locator("summary").click()
+            text = fold.first.inner_text()
+            assert fold.first.evaluate("d => d.open") and len(text) > 60, text
+            assert "`" not in text and "**" not in text, f"unrendered Markdown in a fold: {text}"
         _full_page_shot(page, name)
         # Nothing late (an interact redrawing after the run) went wrong while the screenshot was
         # taken.

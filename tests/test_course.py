@@ -118,6 +118,28 @@ def test_every_reveal_is_tagged_to_stay_hidden_until_it_runs(path):
     assert not untagged, f"reveal cells without the hide-output tag: {untagged}"
 
 
+FOLD_START = "<details>\n<summary>What happened, and why</summary>\n\n"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_id)
+def test_the_explanation_after_a_reveal_is_folded(path):
+    # A learner who reads on past an unrun reveal must not find its answer in the next cell: the
+    # explanation is folded (<details>, closed in JupyterLab, on Binder and in the web edition) and
+    # holds nothing else (no heading, no introduction of the next cell: those follow it).
+    cells = _cells(path)
+    wrong = []
+    for before, cell in zip(cells, cells[1:]):
+        text = _source(cell)
+        if "hide-output" in before["metadata"].get("tags", []):
+            if not (text.startswith(FOLD_START) and text.endswith("\n\n</details>")):
+                wrong.append(f"{cell['id']}: not folded")
+            elif re.search(r"^#", text, re.M) or text.count("<details>") != 1:
+                wrong.append(f"{cell['id']}: a heading or a second fold inside")
+        elif text.startswith("<details>"):
+            wrong.append(f"{cell['id']}: a fold that follows no reveal")
+    assert not wrong, wrong
+
+
 @pytest.mark.parametrize("path", LESSONS, ids=_id)
 def test_exercises_have_fingerprints_hints_and_passing_solutions(path):
     exercises = _exercises(_cells(path))

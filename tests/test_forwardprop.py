@@ -83,6 +83,8 @@ BY_OP = {
     ops.ExpandDims: (lambda x: tf.expand_dims(x, 1), [rand]),
     ops.Squeeze: (lambda x: tf.squeeze(x[None]), [rand]),
     ops.BroadcastTo: (lambda x: tf.broadcast_to(x[0], [2, 3, 4]), [rand]),
+    ops.Fill: (lambda x: tf.fill([2, 3], x[0, 0]), [rand]),
+    ops.LinSpace: (lambda x, y: tf.linspace(x, y, 4, axis=1), [rand, rand]),
     ops.Sum: (lambda x: tf.reduce_sum(x, 1), [rand]),
     ops.Prod: (lambda x: tf.reduce_prod(x, 1), [away]),
     ops.Cumsum: (lambda x: tf.math.cumsum(x, 1, exclusive=True), [rand]),

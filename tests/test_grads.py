@@ -222,6 +222,24 @@ def test_stack(axis):
     check_grads(lambda a, b: tf.stack([a, b], axis=axis), rand((3, 4)), rand((3, 4)))
 
 
+def test_fill():
+    check_grads(lambda v: tf.fill([2, 3], v), rand(()))
+
+
+@pytest.mark.parametrize(
+    "shapes, num, axis",
+    [
+        (((), ()), 5, 0),
+        (((), ()), 2, 0),
+        (((3,), (3,)), 4, 0),
+        (((2, 1), (3,)), 4, -1),
+        (((3,), ()), 5, 1),
+    ],
+)
+def test_linspace(shapes, num, axis):
+    check_grads(lambda a, b: tf.linspace(a, b, num, axis=axis), *[rand(s) for s in shapes])
+
+
 def test_cast_round_trip():
     # float64 -> float64 is an identity; float64 -> float32 -> float64 loses precision, so the
     # rule is checked exactly instead of by finite differences.

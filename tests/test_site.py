@@ -185,6 +185,21 @@ def test_a_reveal_is_folded_until_clicked(browser, site):
     page.close()
 
 
+def test_the_explanation_after_a_reveal_is_folded_until_clicked(browser, site):
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.goto(site + "04_persistent_tapes.html")
+    fold = page.locator("section details:not(.hide)").first
+    assert fold.count(), "no folded explanation on 04's page"
+    fold.scroll_into_view_if_needed()
+    answer = fold.locator("p").first
+    assert not answer.is_visible(), "the explanation shows before the click"
+    fold.locator("summary").click()
+    assert answer.is_visible()
+    assert "RuntimeError" in answer.inner_text()
+    _shot(page, "explanation-opened")
+    page.close()
+
+
 def test_math_is_typeset_and_figures_are_sharp(browser, site):
     page = browser.new_page(viewport={"width": 1300, "height": 900}, device_scale_factor=2)
     page.goto(site + "08_wgan_gp.html")

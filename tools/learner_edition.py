@@ -8,7 +8,8 @@ stored one. Opened as they are, each predict-then-run prompt would show its answ
 the learner's guess. The learner's edition is a copy of notebooks/ in which the output of every
 reveal cell (the cells tagged `hide-output`, the tag the web edition folds too) is removed: the
 answer appears when the learner runs the cell. Everything else keeps its saved output, so the
-plots and prints above a prompt are there to read.
+plots and prints above a prompt are there to read. (The explanation after a reveal needs no
+change here: it is folded in the notebooks themselves, a `<details>` that opens on a click.)
 
 A notebook the learner already has in the edition is never overwritten (it holds their work):
 delete it to get a fresh copy. checks.py, which the notebooks import, is always brought up to

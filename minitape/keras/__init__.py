@@ -3,15 +3,29 @@
 * `layers.Dense`, and `Layer` to write your own;
 * `Model` (subclass it) and `Sequential([...])`;
 * `losses`: MeanSquaredError, MeanAbsoluteError, BinaryCrossentropy (and function forms);
-* `optimizers`: SGD (with momentum) and Adam;
+* `optimizers`: SGD (with momentum), Adam and RMSprop;
 * `activations` and `initializers` by name;
 * `utils.set_random_seed`, to make a model start from the same weights every time;
-* `Variable`, Keras 3's variable, what a layer's weights are (it holds a `tf.Variable`).
+* `Variable`, Keras 3's variable, what a layer's weights are (it holds a `tf.Variable`);
+* `Model.compile` / `fit` / `evaluate` / `predict`, with `train_step` to override with a
+  tape, `metrics` (Mean, ...) and `callbacks.History` (what fit returns); fit takes numpy
+  arrays or tensors, `shuffle=False` and `verbose=0`.
 
-There is no `compile`/`fit`: the course writes its training loops by hand, with a tape.
+Most of the course writes its training loops by hand, with a tape; `fit` is Keras' own loop
+around the same step.
 """
 
-from . import activations, initializers, layers, losses, models, optimizers, utils  # noqa: F401
+from . import (  # noqa: F401
+    activations,
+    callbacks,
+    initializers,
+    layers,
+    losses,
+    metrics,
+    models,
+    optimizers,
+    utils,
+)
 from .layers import Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from .variables import Variable  # noqa: F401

@@ -89,6 +89,10 @@ def _squeeze_or_expand(x1, x2):
 def _prepare(y_true, y_pred):
     """Both as tensors of y_pred's dtype, ranks lined up, shapes that broadcast for the
     `y_true - y_pred` to come (or a clear error: TF's words, and which one had which shape)."""
+    if type(y_true) is Tensor and type(y_pred) is Tensor:  # (the common case, quickly:
+        t, p = y_true._value, y_pred._value  # two tensors of one dtype and shape)
+        if t.dtype is p.dtype and t.shape == p.shape:
+            return y_true, y_pred
     y_pred = convert_to_tensor(y_pred)
     y_true = _as(y_true, y_pred._value.dtype)
     y_true, y_pred = _squeeze_or_expand(y_true, y_pred)
@@ -301,8 +305,16 @@ class Loss:
         return self._dtype.name
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        _same_structure(y_true, y_pred)
-        losses = self.call(_as(y_true, self._dtype), _as(y_pred, self._dtype))
+        dtype = self._dtype
+        if (  # (the common case, quickly: two tensors of the loss's dtype, nothing to convert)
+            type(y_true) is not Tensor
+            or type(y_pred) is not Tensor
+            or y_true._value.dtype is not dtype
+            or y_pred._value.dtype is not dtype
+        ):
+            _same_structure(y_true, y_pred)
+            y_true, y_pred = _as(y_true, dtype), _as(y_pred, dtype)
+        losses = self.call(y_true, y_pred)
         return self._weigh_and_reduce(losses, sample_weight)
 
     def _weigh_and_reduce(self, losses, sample_weight, mask=None):

@@ -14,19 +14,22 @@
     g.trainable_variables            # [hidden kernel, hidden bias, out kernel, out bias]
 
 A Model is a Layer: it finds its variables in its attributes (layers, nested models, and
-Variables set directly), so there is nothing to register.
+Variables set directly), so there is nothing to register. It is also a trainer (trainer.py):
+`compile` then `fit` trains it, with Keras' `train_step` or your own.
 """
 
 from ..function import init_scope
 from ..ops import zeros
 from .layers import Layer
+from .trainer import TensorFlowTrainer
 
 __all__ = ["Model", "Sequential"]
 
 
-class Model(Layer):
+class Model(TensorFlowTrainer, Layer):
     """The base class for a network written as Python code: define `call` and create the
-    layers in `__init__` (after `super().__init__()`)."""
+    layers in `__init__` (after `super().__init__()`). `compile`/`fit`/`evaluate`/`predict`
+    and the `train_step` to override come from the trainer."""
 
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:

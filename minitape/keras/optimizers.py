@@ -24,7 +24,7 @@ from ..tape import logger
 from ..tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable, read
 from ._config import from_config
 
-__all__ = ["Optimizer", "SGD", "Adam", "get"]
+__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
 
 
 def _short(x):
@@ -94,6 +94,7 @@ class Optimizer:
         """Make this optimizer the one of `var_list`: as in Keras 3, it then refuses to update
         any other variable (the first `apply_gradients` builds it on the variables it gets)."""
         self._built_with = {v._id for v in var_list}  # (a variable's id is its own for good)
+        self._built_list = list(var_list)
 
     def _check_known(self, variables):
         if self._built_with is None:
@@ -117,6 +118,24 @@ class Optimizer:
         self.iterations.assign_add(1)
         return self.iterations
 
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's other spelling of `apply_gradients`, the gradients and the variables as
+        two lists: `opt.apply(grads, model.trainable_variables)` (Keras' guide to a custom
+        `train_step` writes it so). Without variables, those the optimizer was built with."""
+        grads = list(grads)
+        if not grads:
+            return None
+        if trainable_variables is None:
+            if self._built_with is None:
+                raise ValueError(
+                    "When passing `grads` without `variables`, the optimizer must already be "
+                    "built on a list of variables. Call `optimizer.build(trainable_variables)` "
+                    "first. "
+                )
+            trainable_variables = self._built_list
+        self.apply_gradients(zip(grads, list(trainable_variables)))
+        return None
+
     def minimize(self, loss, var_list, tape=None):
         """`apply_gradients` on the gradients of `loss` (a tensor recorded by `tape`, or a
         function of no arguments that computes it)."""
@@ -139,6 +158,8 @@ class Optimizer:
                 "such as zip(grads, model.trainable_variables); got "
                 f"{_short(grads_and_vars)}"
             ) from None
+        if self._built_with is not None and self._known_pairs(items):
+            return items
         for i, item in enumerate(items):
             if not (isinstance(item, (tuple, list)) and len(item) == 2):
                 # (a sequence of another length fails Keras' unpacking: ValueError)
@@ -173,6 +194,22 @@ class Optimizer:
                 missing,
             )
         return pairs
+
+    def _known_pairs(self, items):
+        """Whether every item is the common case, a (tensor, variable) tuple of a variable this
+        optimizer was built with and a gradient of its dtype and shape: such pairs need none of
+        `_check_pairs`' conversions (anything else takes them, and their errors)."""
+        known = self._built_with
+        for item in items:
+            if type(item) is not tuple or len(item) != 2:
+                return False
+            g, var = item
+            if type(g) is not Tensor or type(var) is not Variable or var._id not in known:
+                return False
+            gv, vv = g._value, var._snap._value
+            if gv.dtype != vv.dtype or gv.shape != vv.shape:
+                return False
+        return bool(items)
 
     @staticmethod
     def _check_grad(g, var):
@@ -278,13 +315,57 @@ class Adam(Optimizer):
         var.assign_sub((m * alpha) / (sqrt(v) + self.epsilon))
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam}
+class RMSprop(Optimizer):
+    """RMSprop (Hinton, 2012), Keras' default optimizer for `compile`: divide each gradient by
+    the root of a running average of its square (v, zero at first), so that every weight
+    takes steps of about the same size:
+
+        v = rho * v + (1 - rho) * g*g
+        w -= lr * g / sqrt(v + epsilon)
+
+    With `momentum` m, the steps accumulate in a velocity (`s = m * s + step; w -= s`); with
+    `centered=True`, the running average of g itself (a) is taken off: `v - a*a + epsilon`.
+    Written as Keras computes it, so float32 results match."""
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        rho=0.9,
+        momentum=0.0,
+        epsilon=1e-7,
+        centered=False,
+        name="RMSprop",
+        **kwargs,
+    ):
+        super().__init__(learning_rate, name, **kwargs)
+        self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
+
+    def _update(self, g, var, lr):
+        lr = cast(lr, var.dtype)
+        v = self._slot(var, "velocity")
+        v.assign(v * self.rho + square(g) * (1 - self.rho))
+        if self.centered:
+            a = self._slot(var, "average_gradient")
+            a.assign(a * self.rho + g * (1 - self.rho))
+            denominator = v - square(a) + self.epsilon
+        else:
+            denominator = v + self.epsilon
+        increment = (lr * g) / sqrt(denominator)
+        if self.momentum > 0:
+            s = self._slot(var, "momentum")
+            s.assign(s * self.momentum + increment)
+            var.assign_sub(s)
+        else:
+            var.assign_sub(increment)
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}
 
 
 def get(identifier):
-    """An optimizer from its name ('sgd', 'adam': default settings, any case), from a config
-    dict (`{"class_name": "SGD", "config": {"momentum": 0.9}}`), or an instance as is; None
-    stays None, as in Keras 3."""
+    """An optimizer from its name ('sgd', 'adam', 'rmsprop': default settings, any case), from
+    a config dict (`{"class_name": "SGD", "config": {"momentum": 0.9}}`), or an instance as is;
+    None stays None, as in Keras 3."""
     if identifier is None or isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
@@ -295,7 +376,7 @@ def get(identifier):
             raise ValueError(f"An optimizer config needs a 'class_name' string, got {identifier!r}")
         config = {**identifier, "class_name": name.lower()}
         return from_config(config, _BY_NAME, "optimizer")
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
 
 def _broadcasts_to(shape, target):

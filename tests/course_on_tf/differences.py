@@ -67,16 +67,18 @@ SKIP = {
         "nb03-19": VIZ,
         "nb03-28": VIZ,
         "nb03-34": VIZ,
+        "nb03-38c": EXPLAIN,
+        "nb03-38e": EXPLAIN,
+        "nb03-38g": EXPLAIN,
+        "nb03-38i": EXPLAIN,
+    },
+    "notebooks/10_control_flow.ipynb": {
         "nb03-cf-01": ENTRIES,
         "nb03-cf-04": ENTRIES,
         "nb03-cf-06": ENTRIES,
         "nb03-cf-08": ENTRIES,
         "nb03-cf-12": ENTRIES,
         "nb03-cf-15": ENTRIES,
-        "nb03-38c": EXPLAIN,
-        "nb03-38e": EXPLAIN,
-        "nb03-38g": EXPLAIN,
-        "nb03-38i": EXPLAIN,
     },
     "notebooks/04_persistent_tapes.ipynb": {
         "nb04-05": ENTRIES,
@@ -122,11 +124,11 @@ SKIP = {
         "of a traced graph (TF compiles its graphs, and has no such attribute)",
         "09-custom-tr-039": ENTRIES,
     },
-    "notebooks/10_forward_mode_and_jacobians.ipynb": {
+    "notebooks/11_forward_mode_and_jacobians.ipynb": {
         "10-forward-mo-030c": ENTRIES,
         "10-forward-mo-032": VIZ,
     },
-    "notebooks/11_build_your_own_tape.ipynb": {
+    "notebooks/12_build_your_own_tape.ipynb": {
         "11-build-you-007": "compares the home-made tape stack with minitape's "
         "(minitape.context.STATE), which TF's tapes do not use",
         "11-build-you-013": ENTRIES,
@@ -140,9 +142,6 @@ SKIP = {
     "notebooks/solutions/01_solutions.ipynb": {
         "nb01-07": VIZ,
     },
-    "notebooks/solutions/03_solutions.ipynb": {
-        "nb03-s-04a": ENTRIES,
-    },
     "notebooks/solutions/04_solutions.ipynb": {
         "nb04-05": ENTRIES,
         "nb04-07": ENTRIES,
@@ -150,6 +149,9 @@ SKIP = {
     "notebooks/solutions/06_solutions.ipynb": {
         "06-solutions-009": ENTRIES,
         "06-solutions-010": after("06-solutions-009", "answer_3"),
+    },
+    "notebooks/solutions/10_solutions.ipynb": {
+        "nb10-s-01a": ENTRIES,
     },
 }
 
@@ -172,7 +174,7 @@ DIFFERS = {
     ("notebooks/03_what_gets_watched.ipynb", "nb03-30"): LOGGED,
     ("notebooks/07_gans.ipynb", "07-gans-037"): LOGGED,
     ("notebooks/05_higher_order.ipynb", "05-higher-or-033"): PFOR,
-    ("notebooks/10_forward_mode_and_jacobians.ipynb", "10-forward-mo-035"): PFOR,
+    ("notebooks/11_forward_mode_and_jacobians.ipynb", "10-forward-mo-035"): PFOR,
     ("notebooks/09_custom_training_step.ipynb", "09-custom-tr-021a"): (
         "TF's CheckNumerics error, raised in the backward pass, begins with {{function_node "
         "__wrapped__CheckNumerics_device_/job:localhost/replica:0/task:0/device:CPU:0}} and ends "

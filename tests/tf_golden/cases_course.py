@@ -112,9 +112,9 @@ def course_nb09_check_numerics(tf):
     return results
 
 
-# --- 03 §8: control flow and the tape --------------------------------------------------------
+# --- 10: control flow and the tape ---------------------------------------------------------
 def _tent(tf, x):
-    # 03 §8: x² left of 1, 3 - 2x from 1 on (a Python `if` on a tensor, run eagerly)
+    # 10: x² left of 1, 3 - 2x from 1 on (a Python `if` on a tensor, run eagerly)
     if x < 1.0:
         return x**2
     return 3.0 - 2.0 * x
@@ -151,21 +151,21 @@ def _branch_gradients(tf, tent, scaled):
 
 
 @case
-def course_nb03_python_if_records_the_branch_that_ran(tf):
-    # 03 §8: the gradient is the taken branch's (at x = 1 exactly, `x < 1` is False: the right
+def course_nb10_python_if_records_the_branch_that_ran(tf):
+    # 10: the gradient is the taken branch's (at x = 1 exactly, `x < 1` is False: the right
     # branch's -2); a variable used only by the other branch gets None
     return _branch_gradients(tf, _tent, _scaled)
 
 
 @case
-def course_nb03_cond_records_the_branch_that_ran(tf):
-    # 03 §8: eagerly, tf.cond runs one branch, and only its ops reach the gradient
+def course_nb10_cond_records_the_branch_that_ran(tf):
+    # 10: eagerly, tf.cond runs one branch, and only its ops reach the gradient
     return _branch_gradients(tf, _tent_cond, _scaled_cond)
 
 
 @case
-def course_nb03_halving_loop_gradient_ignores_the_trip_count(tf):
-    # 03 §8: halve x while x > 1 (a Python while and tf.while_loop): y = x / 2^n, and the tape
+def course_nb10_halving_loop_gradient_ignores_the_trip_count(tf):
+    # 10: halve x while x > 1 (a Python while and tf.while_loop): y = x / 2^n, and the tape
     # gives 1 / 2^n; across x = 4 the value jumps down, the gradient only halves
     def halve_python(x):
         while x > 1.0:
@@ -187,8 +187,8 @@ def course_nb03_halving_loop_gradient_ignores_the_trip_count(tf):
 
 
 @case
-def course_nb03_function_python_argument_traces_per_value(tf):
-    # 03 §8: inside tf.function a Python `if` on a Python argument is decided while tracing;
+def course_nb10_function_python_argument_traces_per_value(tf):
+    # 10: inside tf.function a Python `if` on a Python argument is decided while tracing;
     # each new value of the argument traces again
     @tf.function
     def tent(x, left):
@@ -205,8 +205,8 @@ def course_nb03_function_python_argument_traces_per_value(tf):
 
 
 @case
-def course_nb03_function_where_decides_on_every_call(tf):
-    # 03 §8: tf.where inside tf.function computes both sides and picks per call: one trace,
+def course_nb10_function_where_decides_on_every_call(tf):
+    # 10: tf.where inside tf.function computes both sides and picks per call: one trace,
     # the right value and gradient at every call
     @tf.function
     def tent(x):
@@ -223,7 +223,7 @@ def course_nb03_function_where_decides_on_every_call(tf):
 
 
 def _tent_if_function(tf):
-    """03 §8's tent with a Python `if` on a tensor, as a tf.function."""
+    """10's tent with a Python `if` on a tensor, as a tf.function."""
 
     @tf.function
     def tent(x):
@@ -243,15 +243,15 @@ def _value_and_gradient(tf, f, value):
 
 
 @case
-def course_nb03_function_tensor_if_at_the_tracing_call(tf):
-    # 03 §8: a Python `if` on a tensor inside tf.function, at the call that traces: the branch
+def course_nb10_function_tensor_if_at_the_tracing_call(tf):
+    # 10: a Python `if` on a tensor inside tf.function, at the call that traces: the branch
     # for that value (a new function for each value)
     return [_value_and_gradient(tf, _tent_if_function(tf), value) for value in [0.5, 2.0]]
 
 
 @case
-def course_nb03_function_tensor_if_on_a_later_call(tf):
-    # 03 §8: after tracing at 0.5, a call at 2.0: the `if` is decided again (3 - 2x: y = -1,
+def course_nb10_function_tensor_if_on_a_later_call(tf):
+    # 10: after tracing at 0.5, a call at 2.0: the `if` is decided again (3 - 2x: y = -1,
     # dy/dx = -2), with one trace (TF: autograph's graph op; minitape: the Python code again)
     tent = _tent_if_function(tf)
     return [
@@ -261,12 +261,33 @@ def course_nb03_function_tensor_if_on_a_later_call(tf):
 
 
 @case
-def course_nb03_exercise_4_growing_loop(tf):
-    # 03 Exercise 4: multiply by 1.5 while below 10, from 2: four steps, y = 10.125, dy/dx = 1.5⁴
+def course_nb10_exercise_1_growing_loop(tf):
+    # 10 Exercise 1: multiply by 1.5 while below 10, from 2: four steps, y = 10.125, dy/dx = 1.5⁴
     x = tf.Variable(2.0)
     with tf.GradientTape() as tape:
         (y,) = tf.while_loop(lambda h: h < 10.0, lambda h: (h * 1.5,), (x,))
     return [y, tape.gradient(y, x)]
+
+
+@case
+def course_nb10_exercise_2_branch_not_taken(tf):
+    # 10 Exercise 2: eagerly, tf.cond runs one branch; a variable read only in the other gets None
+    a, b = tf.Variable(3.0), tf.Variable(4.0)
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        y = tf.cond(x > 1.0, lambda: x * a, lambda: x * b)
+    return tape.gradient(y, [a, b])
+
+
+@case
+def course_nb10_exercise_3_traces_of_a_flag(tf):
+    # 10 Exercise 3: a Python flag is part of the signature: True, False, True, True trace twice
+    @tf.function
+    def tent_by_flag(x, left):
+        return x**2 if left else 3.0 - 2.0 * x
+
+    values = [tent_by_flag(tf.constant(0.5), left) for left in (True, False, True, True)]
+    return [values, tent_by_flag.experimental_get_tracing_count()]
 
 
 # --- 04 §6: recompute_grad ------------------------------------------------------------------
@@ -501,7 +522,7 @@ def course_nb02_gradient_with_respect_to_the_prediction(tf):
 
 @case
 def course_nb09_where_does_not_stop_a_nan_gradient(tf):
-    # 09 §3 (and 03 §8's caveat): tf.where(p > 0, log(p), 0) is finite but its gradient at 0
+    # 09 §3 (and 10's caveat): tf.where(p > 0, log(p), 0) is finite but its gradient at 0
     # is nan (the zero sent to the branch not taken meets log's infinite slope); a second
     # where on the input fixes it
     p = tf.constant([0.0, 4.0])
@@ -525,7 +546,7 @@ def course_nb05_second_derivative_of_softsign_is_a_lookup_error(tf):
 
 
 @case
-def course_nb10_per_example_gradients_with_vectorized_map(tf):
+def course_nb11_per_example_gradients_with_vectorized_map(tf):
     # 10 §4: a tape inside tf.vectorized_map gives one W-shaped gradient per example, stacked;
     # they add up to the batch's gradient
     x_batch = tf.constant([[1.0, -0.5, 2.0], [0.3, 0.8, -1.2]])
@@ -625,6 +646,35 @@ def course_nb09_input_signature_fixes_the_trace(tf):
         except TypeError as error:
             refusals.append(str(error).split(" Received args")[0])
     return [values, total.experimental_get_tracing_count(), refusals]
+
+
+@case
+def course_nb09_function_traces_once_per_length(tf):
+    # without reduce_retracing, each new length traces again, and the Python print runs each time
+    printed = []
+
+    @tf.function
+    def total(x):
+        printed.append(tuple(x.shape))
+        return tf.reduce_sum(x * 2.0)
+
+    values = [total(tf.ones([n])) for n in (2, 3, 4, 5)]
+    return [values, total.experimental_get_tracing_count(), len(printed)]
+
+
+@case
+def function_reduce_retracing_relaxes_the_shape(tf):
+    # reduce_retracing=True: the second length traces once more with the dimension unknown (the
+    # Python code sees shape (None,)), and that graph serves every later length
+    printed = []
+
+    @tf.function(reduce_retracing=True)
+    def total(x):
+        printed.append(str(tuple(x.shape)))
+        return tf.reduce_sum(x * 2.0)
+
+    values = [total(tf.ones([n])) for n in (2, 3, 4, 5, 6)]
+    return [values, total.experimental_get_tracing_count(), printed]
 
 
 @case

@@ -211,3 +211,110 @@ def function_objects_behave_as_functions(tf):
         initializer=tf.constant(1.0),
     )
     return [product.__name__, product.__doc__, documented.__doc__, folded]
+
+
+# --- a Python list that holds tensors: TF packs it with ops, which a tape records ----------------
+@case
+def autopack_gradients_reach_the_tensors_in_a_list(tf):
+    x = tf.constant(2.0)
+    v = tf.Variable(1.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        results = [
+            tf.reduce_sum([x, x * 3]),
+            tf.convert_to_tensor([x, 1.0]) * 2.0,
+            tf.reduce_sum(tf.stack([[x, 2.0], [3.0, x]])),
+            tf.reduce_sum([[x, 2.0], [3.0, x]]),
+            tf.reduce_sum(tf.convert_to_tensor([[x, x], [x, x]])),
+            tf.matmul([[x, 1.0]], [[x], [2.0]]),
+            tf.reduce_sum(tf.convert_to_tensor([v, 2.0], dtype=tf.float64)),
+            tf.constant(3.0) * [x, v],
+        ]
+    grads = [tape.gradient(r, [x, v]) for r in results]
+    return [results, grads]
+
+
+@case
+def autopack_inside_a_traced_function_is_replayed(tf):
+    @tf.function
+    def total(x):
+        return tf.reduce_sum([x, x * 3])
+
+    return [
+        total(tf.constant(2.0)),
+        total(tf.constant(5.0)),
+        total.experimental_get_tracing_count(),
+    ]
+
+
+@case
+def autopack_forward_mode(tf):
+    x = tf.constant(2.0)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)) as acc:
+        y = tf.reduce_sum([x * x, 3.0])
+    return [y, acc.jvp(y)]
+
+
+# --- ops whose arguments become values of a new tensor: fill, linspace, range, eye, ones ------
+@case
+def fill_and_linspace_gradients(tf):
+    x = tf.constant(2.0)
+    start = tf.constant([0.0, 1.0, 2.0])
+    stop = tf.constant(4.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, start, stop])
+        filled = tf.fill([2, 3], x) * tf.constant([1.0, 2.0, 3.0])
+        grid = tf.linspace(x, 10.0, 5) ** 2
+        wide = tf.linspace(start, stop, 4, axis=-1) * tf.constant([1.0, -1.0, 2.0, 0.5])
+        two = tf.linspace(x, stop, 2)
+    return [
+        filled,
+        tape.gradient(filled, x),
+        grid,
+        tape.gradient(grid, x),
+        wide,
+        tape.gradient(wide, [start, stop]),
+        tape.gradient(two, [x, stop]),
+    ]
+
+
+@case
+def fill_forward_mode(tf):
+    x = tf.constant(2.0)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0)) as acc:
+        y = tf.reduce_sum(tf.fill([3], x) * x)
+    return [y, acc.jvp(y)]
+
+
+@case
+def traced_function_with_value_arguments_to_creation_ops(tf):
+    # range's limit, eye's size, ones' shape and fill's value from the function's arguments:
+    # the second call must use its own values, not the first call's
+    outs = []
+    for fn in (
+        lambda n: tf.reduce_sum(tf.range(n)),
+        lambda n: tf.reduce_sum(tf.eye(n)),
+        lambda n: tf.reduce_sum(tf.ones([n, 2])),
+        lambda n: tf.reduce_sum(tf.fill([2], tf.cast(n, tf.float32))),
+        lambda n: tf.reduce_sum(tf.linspace(0.0, tf.cast(n, tf.float32), 3)),
+    ):
+        f = tf.function(fn)
+        outs.append([f(tf.constant(4)), f(tf.constant(6))])
+    return outs
+
+
+@case  # (TF's message adds where in the user's code: compared by class)
+def function_constant_of_a_traced_tensor_is_refused(tf):
+    # inside tf.function an argument is a graph tensor: tf.constant cannot copy it (a replay
+    # would repeat the traced value); a tensor from outside is fine
+    outside = tf.constant([3.0])
+
+    @tf.function
+    def copies(x):
+        return tf.constant(x) * 1.0
+
+    @tf.function
+    def uses_outside(x):
+        return tf.constant(outside) + x
+
+    return [attempt(copies, tf.constant(2.0)), uses_outside(tf.constant(1.0))]

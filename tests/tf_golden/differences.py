@@ -56,6 +56,33 @@ DIFFERENT = {
         "values are TF's",
         {(1,): 3},
     ),
+    "function_reduce_retracing_relaxes_the_shape": Differs(
+        "reduce_retracing=True: TF's second trace leaves the changing dimension unknown (the "
+        "Python code sees (None,)) and serves every later length with it; minitape's traces are "
+        "of concrete shapes (the same reason as for input_signature with None), so it accepts "
+        "reduce_retracing and traces once per length. The values are TF's",
+        {(1,): 5, (2,): ["(2,)", "(3,)", "(4,)", "(5,)", "(6,)"]},
+    ),
+    "keras_fit_trace_count_remainder_batch": Differs(
+        "fit over 10 examples in batches of 4: TF's data pipeline gives the step a batch of "
+        "shape (None, 3), so one trace (two when it creates variables) serves the batches of 4 "
+        "and the last one of 2; minitape's traces have concrete shapes, so the last, smaller "
+        "batch traces once more (a print in train_step runs 3 times, not 2). The losses and "
+        "the steps taken are TF's; with data that divides into whole batches the counts are "
+        "TF's too (keras_fit_trace_counts)",
+        {(0, 1): 3, (1, 1): 3},
+    ),
+    "keras_fit_shuffled_by_default": Differs(
+        "fit shuffles the examples before each epoch unless shuffle=False; minitape does not "
+        "draw TF's shuffle and refuses instead of training on another order",
+        {
+            (): raises(
+                "NotImplementedError",
+                "minitape's fit does not shuffle (Keras shuffles the examples before each "
+                "epoch by default): pass shuffle=False.",
+            )
+        },
+    ),
     "gradient_output_gradients_python_list": Differs(
         "output_gradients=[1.0, 0.0, -2.0] for one [3] target: TF zips the three entries with "
         "the one target, uses 1.0 and silently ignores the rest; minitape raises ValueError "

@@ -1,0 +1,506 @@
+"""`compile`, `fit`, `evaluate`, `predict`: Keras 3's training loop, which a Model inherits.
+
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    history = model.fit(x, y, epochs=3, batch_size=8, shuffle=False, verbose=0)
+    history.history                     # {'loss': [...]}: one Python float per epoch
+
+`fit` is a loop that the course otherwise writes by hand. For each epoch it resets the
+metrics, then for each batch of (x, y) -- in order, the last batch smaller if the data does
+not divide evenly -- it calls `train_step(data)`, which does what a hand-written step does:
+
+    with tf.GradientTape() as tape:
+        y_pred = self(x, training=True)
+        loss = self.compute_loss(y=y, y_pred=y_pred)      # the loss given to compile()
+    grads = tape.gradient(loss, self.trainable_variables)
+    self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+
+and then updates the metrics. Overriding `train_step` is how a Keras model keeps `fit` (its
+batching, its History) while writing the step with its own tape: a GAN's two updates, a
+gradient penalty, clipping.
+
+Three things Keras does that a custom `train_step` meets:
+
+* **The step is traced.** Unless `compile(run_eagerly=True)`, `fit` wraps the step in
+  `tf.function`, so a `print` in `train_step` runs while tracing, not on every batch. TF
+  traces it twice when the first call creates variables (the model's layers are built in
+  there, or Adam's slots): once to create them, once more without. (TF traces one graph for
+  batches of any size; minitape traces per batch shape, so a smaller last batch adds one
+  trace: the one place where the counts differ.)
+* **The loss shown is a metric.** `model.metrics` starts with a `Mean` named "loss" (the
+  loss tracker). Keras' own `train_step` feeds it each batch's loss; a custom step must update
+  it (the guide's loop over `self.metrics`), because:
+* **At the end of each epoch, fit logs the metrics, not what the step returned**, whenever
+  the step's dict has the same keys as `model.metrics`' results. A step that returns
+  `{"loss": loss}` without updating the tracker has the same keys ({"loss"}), so the History
+  shows the tracker's value: 0.0 every epoch. (If the keys differ, the last step's dict is
+  logged as it is.)
+
+Keras 3 splits this in two classes, kept here: `Trainer` (what every backend shares: compile,
+the loss, the metrics) and `TensorFlowTrainer` (the TensorFlow backend's steps and loops).
+"""
+
+import inspect
+import warnings
+
+import numpy as np
+
+from .. import nest
+from ..function import function
+from ..ops import cast, concat, multiply, shape
+from ..tape import GradientTape
+from ..tensor import Tensor, Variable, convert_to_tensor
+from . import losses as losses_module
+from . import metrics as metrics_module
+from . import optimizers as optimizers_module
+from .callbacks import History
+
+__all__ = ["Trainer", "TensorFlowTrainer"]
+
+
+class _LossFunctionWrapper(losses_module.Loss):
+    """A loss *function* given to compile ('mse', or your own `fn(y_true, y_pred)`), made a
+    Loss object: the per-example values, averaged over the batch (Keras 3 does the same)."""
+
+    def __init__(self, fn):
+        super().__init__(name=getattr(fn, "__name__", None))
+        self._fn = fn
+
+    def call(self, y_true, y_pred):
+        y_true, y_pred = losses_module._squeeze_or_expand(y_true, y_pred)
+        return self._fn(y_true, y_pred)
+
+
+class _CompileLoss:
+    """The loss given to compile, found by name when first used (so an unknown name fails
+    in fit, as in Keras 3), as a float32 number, times `loss_weights` if given."""
+
+    def __init__(self, loss, loss_weights):
+        if loss_weights is not None and not isinstance(loss_weights, float):
+            raise NotImplementedError(
+                "minitape's compile takes one loss: loss_weights must be a float or None."
+            )
+        self._user_loss, self._weight, self._loss = loss, loss_weights, None
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        if self._loss is None:
+            if isinstance(self._user_loss, (list, tuple, dict)):
+                raise NotImplementedError(
+                    "minitape's compile takes one loss for one output, not a list or dict."
+                )
+            loss = losses_module.get(self._user_loss)
+            self._loss = (
+                loss if isinstance(loss, losses_module.Loss) else _LossFunctionWrapper(loss)
+            )
+        value = cast(self._loss(y_true, y_pred, sample_weight), "float32")
+        return value if self._weight is None else multiply(value, self._weight)
+
+
+class _CompileMetrics(metrics_module.Metric):
+    """The metrics given to compile, as one metric named "compile_metrics" whose result is a
+    dict (Keras 3's CompileMetrics: `model.metrics` is [loss tracker, compile_metrics])."""
+
+    def __init__(self, metrics):
+        super().__init__(name="compile_metrics")
+        if not isinstance(metrics, (list, tuple)):
+            raise NotImplementedError(
+                "minitape's compile takes metrics as a list, such as metrics=['mae']."
+            )
+        self.metrics = [metrics_module.get(m) for m in metrics]
+
+    @property
+    def variables(self):
+        return [v for m in self.metrics for v in m.variables]
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        for m in self.metrics:
+            m.update_state(y_true, y_pred, sample_weight)
+
+    def result(self):
+        return {m.name: m.result() for m in self.metrics}
+
+    def reset_state(self):
+        for m in self.metrics:
+            m.reset_state()
+
+
+def pythonify_logs(logs):
+    """Keras' `pythonify_logs`: the logs sorted by name, a dict value (compile_metrics')
+    spread out in place, each value a Python float when it can be one."""
+    result = {}
+    for key, value in sorted((logs or {}).items()):
+        if isinstance(value, dict):
+            result.update(pythonify_logs(value))
+        else:
+            try:
+                value = float(value.numpy() if isinstance(value, (Tensor, Variable)) else value)
+            except Exception:  # noqa: BLE001  (as Keras: left as it is)
+                pass
+            result[key] = value
+    return result
+
+
+def unpack_x_y_sample_weight(data):
+    """(x, y, sample_weight) from what a step receives: a tuple (x,), (x, y) or
+    (x, y, sample_weight), or x alone."""
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return data, None, None
+    if len(data) == 1:
+        return data[0], None, None
+    if len(data) == 2:
+        return data[0], data[1], None
+    if len(data) == 3:
+        return data
+    raise ValueError(
+        "Data is expected to be in format `x`, `(x,)`, `(x, y)`, or `(x, y, sample_weight)`, "
+        f"found: {data}"
+    )
+
+
+class Trainer:
+    """compile, the loss and the metrics (Keras 3's `Trainer`, shared by every backend)."""
+
+    compiled = False
+    _compile_loss = None
+    _compile_metrics = None
+    _loss_tracker = None
+    _run_eagerly = False
+    train_function = test_function = predict_function = None
+
+    def compile(
+        self,
+        optimizer="rmsprop",
+        loss=None,
+        loss_weights=None,
+        metrics=None,
+        weighted_metrics=None,
+        run_eagerly=False,
+        steps_per_execution=1,
+        jit_compile="auto",
+        auto_scale_loss=True,
+    ):
+        """Choose the optimizer (object or name: 'rmsprop', the default, 'sgd', 'adam'), the
+        loss (object, function or name: 'mse', 'binary_crossentropy', ...) and metrics (names:
+        'mae', 'mse'; or Metric objects). Each compile makes a new loss tracker and a new step
+        function. `jit_compile` and `auto_scale_loss` are accepted and ignored."""
+        if weighted_metrics is not None:
+            raise NotImplementedError("minitape's compile does not take weighted_metrics.")
+        if steps_per_execution != 1:
+            raise NotImplementedError(
+                "minitape's fit runs one step per call: steps_per_execution=1."
+            )
+        self.optimizer = optimizers_module.get(optimizer)
+        self._compile_loss = None if loss is None else _CompileLoss(loss, loss_weights)
+        self.loss = loss
+        self._compile_metrics = None if metrics is None else _CompileMetrics(metrics)
+        self.run_eagerly = run_eagerly
+        self.stop_training = False
+        self.compiled = True
+        self._loss_tracker = metrics_module.Mean(name="loss")
+        self.train_function = self.test_function = self.predict_function = None
+
+    @property
+    def run_eagerly(self):
+        return self._run_eagerly
+
+    @run_eagerly.setter
+    def run_eagerly(self, value):
+        self._run_eagerly = value
+
+    @property
+    def metrics(self):
+        """The loss tracker (a Mean named "loss"), then compile's metrics (as one
+        "compile_metrics"), then any Metric stored as an attribute of the model."""
+        found = []
+        if self.compiled:
+            if self._loss_tracker is not None:
+                found.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                found.append(self._compile_metrics)
+        own = (self._loss_tracker, self._compile_metrics)
+        for value in vars(self).values():
+            if isinstance(value, metrics_module.Metric) and all(value is not m for m in own):
+                found.append(value)
+        return found
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        for m in self.metrics:
+            m.reset_state()
+
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The loss given to compile, of (y, y_pred): what a custom train_step calls to use
+        it. (It does not update the "loss" metric: the step does that.)"""
+        del x, training  # (the default does not use them)
+        if self._compile_loss is None:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        return self._compile_loss(y, y_pred, sample_weight)
+
+    def _compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """compute_loss, also when an override does not take `training` (older Keras)."""
+        if "training" in inspect.signature(self.compute_loss).parameters:
+            return self.compute_loss(x, y, y_pred, sample_weight, training=training)
+        return self.compute_loss(x, y, y_pred, sample_weight)
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Update compile's metrics with this batch; return every metric's result."""
+        del x
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        """{name: result} for every metric in `self.metrics` (compile_metrics spread out)."""
+        results = {}
+        for metric in self.metrics:
+            result = metric.result()
+            if isinstance(result, dict):
+                results.update(result)
+            else:
+                results[metric.name] = result
+        return results
+
+    def _get_metrics_result_or_logs(self, logs):
+        """What fit logs at the end of an epoch: the metrics' results if `logs` (the last
+        step's dict) has the same keys, otherwise `logs` itself."""
+        metric_logs = self.get_metrics_result()
+        if isinstance(logs, dict) and set(logs.keys()) == set(metric_logs.keys()):
+            return metric_logs
+        return logs
+
+    def _flatten_metrics_in_order(self, logs):
+        """evaluate's list: the values in `self.metrics`' order (one value: just it)."""
+        names = []
+        for metric in self.metrics:
+            if isinstance(metric, _CompileMetrics):
+                names += [m.name for m in metric.metrics]
+            else:
+                names.append(metric.name)
+        results = [logs[name] for name in names if name in logs]
+        results += [logs[key] for key in sorted(logs) if key not in names]
+        return results[0] if len(results) == 1 else results
+
+    def _assert_compile_called(self, method_name=None):
+        if not self.compiled:
+            raise ValueError("You must call `compile()` before using the model.")
+
+
+class TensorFlowTrainer(Trainer):
+    """The steps and loops of Keras 3's TensorFlow backend: train_step, fit, evaluate,
+    predict."""
+
+    def train_step(self, data):
+        """One step of Keras' own: forward, loss, the loss tracker, gradients, update,
+        metrics. Returns the metrics' results (a dict of tensors)."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self._compute_loss(
+                x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=True
+            )
+            # every example counts once: a batch of 2 weighs half as much as one of 4
+            self._loss_tracker.update_state(loss, sample_weight=shape(nest.flatten(x)[0])[0])
+        if self.trainable_weights:
+            trainable_weights = self.trainable_weights
+            gradients = tape.gradient(loss, trainable_weights)
+            self.optimizer.apply_gradients(zip(gradients, trainable_weights))
+        else:
+            warnings.warn("The model does not have any trainable weights.", stacklevel=2)
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def test_step(self, data):
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self._compute_loss(
+            x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False
+        )
+        self._loss_tracker.update_state(loss, sample_weight=shape(nest.flatten(x)[0])[0])
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def predict_step(self, data):
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    def _make_function(self, step):
+        """The step, traced by `minitape.function` unless `run_eagerly` (Keras 3 wraps it in
+        tf.function the same way). Made once per compile."""
+
+        def one_step_on_data(data):
+            return step(data)
+
+        return one_step_on_data if self.run_eagerly else function(one_step_on_data)
+
+    def make_train_function(self, force=False):
+        if self.train_function is None or force:
+            self.train_function = self._make_function(self.train_step)
+        return self.train_function
+
+    def make_test_function(self, force=False):
+        if self.test_function is None or force:
+            self.test_function = self._make_function(self.test_step)
+        return self.test_function
+
+    def make_predict_function(self, force=False):
+        if self.predict_function is None or force:
+            self.predict_function = self._make_function(self.predict_step)
+        return self.predict_function
+
+    def fit(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        epochs=1,
+        verbose="auto",
+        callbacks=None,
+        validation_split=0.0,
+        validation_data=None,
+        shuffle=True,
+        class_weight=None,
+        sample_weight=None,
+        initial_epoch=0,
+        steps_per_epoch=None,
+        validation_steps=None,
+        validation_batch_size=None,
+        validation_freq=1,
+    ):
+        """Train for `epochs` passes over (x, y), `batch_size` examples per step (32 by
+        default; the last batch holds what is left). Returns a History: `.history['loss']`
+        has one float per epoch, the mean of the loss over that epoch's examples (as the
+        "loss" metric saw it).
+
+        minitape's fit takes numpy arrays or tensors, `shuffle=False` (Keras shuffles by
+        default, with TF's random ops) and `verbose=0`; no callbacks or validation."""
+        self._assert_compile_called("fit")
+        _refuse(
+            "fit",
+            callbacks=callbacks is not None,
+            validation_split=bool(validation_split),
+            validation_data=validation_data is not None,
+            class_weight=class_weight is not None,
+            sample_weight=sample_weight is not None,
+            initial_epoch=initial_epoch != 0,
+            steps_per_epoch=steps_per_epoch is not None,
+            validation_steps=validation_steps is not None,
+            validation_batch_size=validation_batch_size is not None,
+        )
+        if shuffle:
+            raise NotImplementedError(
+                "minitape's fit does not shuffle (Keras shuffles the examples before each "
+                "epoch by default): pass shuffle=False."
+            )
+        _check_verbose("fit", verbose)
+        batches = _batches(x, y, batch_size)
+        history = History()
+        history.set_model(self)
+        history.set_params({"verbose": verbose, "epochs": epochs, "steps": len(batches)})
+        self.stop_training = False
+        self.make_train_function()
+        history.on_train_begin()
+        logs = {}
+        for epoch in range(epochs):
+            self.reset_metrics()
+            for data in batches:
+                logs = self.train_function(data)
+                pythonify_logs(logs)  # (Keras' callbacks do this after every batch: a dict)
+                if self.stop_training:
+                    break
+            # the metrics' results, not the last step's dict, when the keys match
+            epoch_logs = dict(self._get_metrics_result_or_logs(logs))
+            history.on_epoch_end(epoch, pythonify_logs(epoch_logs))
+            if self.stop_training:
+                break
+        return history
+
+    def evaluate(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        verbose="auto",
+        sample_weight=None,
+        steps=None,
+        callbacks=None,
+        return_dict=False,
+        **kwargs,
+    ):
+        """The loss (and metrics) over (x, y), in batches, without training: a float, or a
+        list (a dict with `return_dict=True`) if there are metrics."""
+        self._assert_compile_called("evaluate")
+        if kwargs:
+            raise ValueError(f"Arguments not recognized: {kwargs}")
+        _refuse(
+            "evaluate",
+            sample_weight=sample_weight is not None,
+            steps=steps is not None,
+            callbacks=callbacks is not None,
+        )
+        _check_verbose("evaluate", verbose)
+        batches = _batches(x, y, batch_size)
+        self.make_test_function()
+        logs = {}
+        self.reset_metrics()
+        for data in batches:
+            logs = self.test_function(data)
+            pythonify_logs(logs)
+        logs = pythonify_logs(self._get_metrics_result_or_logs(logs))
+        return logs if return_dict else self._flatten_metrics_in_order(logs)
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """The model's outputs for x, computed in batches, as one numpy array."""
+        _refuse("predict", steps=steps is not None, callbacks=callbacks is not None)
+        _check_verbose("predict", verbose)
+        self.make_predict_function()
+        outputs = [self.predict_function(data) for data in _batches(x, None, batch_size)]
+        return (outputs[0] if len(outputs) == 1 else concat(outputs, axis=0)).numpy()
+
+
+def _refuse(method, **given):
+    """NotImplementedError naming the Keras options minitape's `method` does not take."""
+    names = [name for name, is_given in given.items() if is_given]
+    if names:
+        raise NotImplementedError(
+            f"minitape's {method} does not support {', '.join(names)} (a part of Keras' "
+            "training API it leaves out)."
+        )
+
+
+def _check_verbose(method, verbose):
+    if verbose != 0:
+        raise NotImplementedError(
+            f"minitape's {method} prints no progress bar: pass verbose=0 (Keras' default, "
+            f'"auto", prints one)'
+        )
+
+
+def _as_array(name, data):
+    """numpy data as Keras' data adapter takes it: a tensor's values, floats as float32."""
+    if isinstance(data, (Tensor, Variable)):
+        data = convert_to_tensor(data).numpy()
+    if not isinstance(data, np.ndarray):
+        raise ValueError(f"Unrecognized data type: {name}={data} (of type {type(data)})")
+    return data.astype(np.float32) if data.dtype.kind == "f" else data
+
+
+def _batches(x, y, batch_size):
+    """The list of batches fit walks through each epoch: (x, y) slices in order (x alone if
+    y is None), `batch_size` examples each (32 by default), the last one with the rest."""
+    arrays = {"x": _as_array("x", x)}
+    if y is not None:
+        arrays["y"] = _as_array("y", y)
+    sizes = {name: a.shape[0] for name, a in arrays.items()}
+    if len(set(sizes.values())) > 1:
+        raise ValueError(
+            "Data cardinality is ambiguous. Make sure all arrays contain the same number of "
+            "samples." + "".join(f"'{name}' sizes: {n}\n" for name, n in sizes.items())
+        )
+    n, size = sizes["x"], batch_size or 32
+    batches = []
+    for start in range(0, n, size):
+        parts = tuple(convert_to_tensor(a[start : start + size]) for a in arrays.values())
+        batches.append(parts if len(parts) > 1 else parts[0])
+    return batches
