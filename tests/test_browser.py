@@ -642,7 +642,7 @@ def test_notebook_runs_in_jupyterlab(lab, browser, learner_edition, path):
             fold.first.locator("summary").click()
             text = fold.first.inner_text()
             assert fold.first.evaluate("d => d.open") and len(text) > 60, text
-            assert "`" not in text and "**" not in text, f"unrendered Markdown in a fold: {text}"
+            assert fold.first.locator("p").count(), f"unrendered Markdown in a fold: {text}"
         _full_page_shot(page, name)
         # Nothing late (an interact redrawing after the run) went wrong while the screenshot was
         # taken.
