@@ -53,8 +53,8 @@ def course_nb08_sqrt_norm_of_a_zero_gradient_is_nan(tf):
 
 
 @case
-def course_nb09_is_finite_and_the_exercise_4_gradients(tf):
-    # 09 §3 and Exercise 4: is_finite is False for NaN, inf and -inf; d sqrt(a) / da at 0 is inf
+def course_nb09_is_finite_and_the_exercise_3_gradients(tf):
+    # 09 §3 and Exercise 3: is_finite is False for NaN, inf and -inf; d sqrt(a) / da at 0 is inf
     # (not NaN)
     values = tf.constant([1.0, np.nan, np.inf, -np.inf])
     a, b, c = tf.Variable(0.0), tf.Variable(2.0), tf.Variable(-1.0)
@@ -634,7 +634,7 @@ def _total_with_signature(tf, spec_shape):
 
 
 @case(message=True)
-def course_nb09_input_signature_fixes_the_trace(tf):
+def course_nb10_input_signature_fixes_the_trace(tf):
     # 09 §4: with input_signature, one trace serves every call that fits it; a tensor of another
     # shape or dtype is refused (TypeError, 'Can not cast TensorSpec(...)') instead of retraced
     total = _total_with_signature(tf, [3])
@@ -649,7 +649,7 @@ def course_nb09_input_signature_fixes_the_trace(tf):
 
 
 @case
-def course_nb09_function_traces_once_per_length(tf):
+def course_nb10_function_traces_once_per_length(tf):
     # without reduce_retracing, each new length traces again, and the Python print runs each time
     printed = []
 
