@@ -760,7 +760,7 @@ def _record_while(branches, initial, captured, finals, history):
             )
 
         last = apply(_LENGTH, history[0]) - 1
-        zeros = [Tensor(np.zeros_like(_value_of(sources[i]))) for i in summed]
+        zeros = [Tensor(np.zeros_like(sources[i]._read_value())) for i in summed]
         _, g_vars, g_sum = while_loop(
             lambda k, g_vars, g_sum: k >= 0,
             step,
@@ -799,10 +799,6 @@ def _upstream(g, results):
 
     parts = g.parts if type(g) is _Cotangents else [g]
     return [Tensor(np.zeros_like(r._value)) if u is None else u for r, u in zip(results, parts)]
-
-
-def _value_of(x):
-    return x._read_value() if isinstance(x, Variable) else x._value
 
 
 _LENGTH = Op("Length", lambda x: np.int32(np.shape(x)[0]))  # (TF: Shape, then StridedSlice)
