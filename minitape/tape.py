@@ -300,16 +300,22 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
             # the loop below, without its bookkeeping (a loop costs more than the rule).
             x, y = inputs
             rx, ry = rules
-            if rx is not None and x._id in watched:
-                gx = rx(g, out, x, y)
-                if gx is not None:
-                    prev = get(x._id)
-                    grads[x._id] = gx if prev is None else _add_up(prev, gx, bare)
-            if ry is not None and y._id in watched:
-                gy = ry(g, out, x, y)
-                if gy is not None:
-                    prev = get(y._id)
-                    grads[y._id] = gy if prev is None else _add_up(prev, gy, bare)
+            if rx is not None and x._id in watched and (gx := rx(g, out, x, y)) is not None:
+                prev = get(x._id)
+                if prev is None:
+                    grads[x._id] = gx
+                elif type(prev) is type(gx) and type(gx) in _SCALARS:  # (bare scalars, quickly)
+                    grads[x._id] = prev + gx
+                else:
+                    grads[x._id] = _add_up(prev, gx, bare)
+            if ry is not None and y._id in watched and (gy := ry(g, out, x, y)) is not None:
+                prev = get(y._id)
+                if prev is None:
+                    grads[y._id] = gy
+                elif type(prev) is type(gy) and type(gy) in _SCALARS:
+                    grads[y._id] = prev + gy
+                else:
+                    grads[y._id] = _add_up(prev, gy, bare)
             continue
         if on_step is not None:
             sent = []
@@ -326,7 +332,12 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
                 gx = rule(g, out, *inputs)
             if gx is not None:
                 prev = get(x._id)
-                total = gx if prev is None else _add_up(prev, gx, bare)
+                if prev is None:
+                    total = gx
+                elif type(prev) is type(gx) and type(gx) in _SCALARS:  # (bare scalars, quickly)
+                    total = prev + gx
+                else:
+                    total = _add_up(prev, gx, bare)
                 grads[x._id] = total
                 if sent is not None:
                     sent.append((x, gx, total))
