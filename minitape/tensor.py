@@ -319,6 +319,23 @@ class Variable(_TensorLike):
     # -- writing -------------------------------------------------------------------------
     def _set(self, value, how, read_value=True):
         old = self._snap._value
+        tapes, tracer = STATE.now
+        if type(value) is Tensor and not tapes and tracer is None:
+            new = value._value
+            if new.dtype is old.dtype and new.shape == old.shape:
+                # The common case, a tensor of our dtype and shape with no tape or trace
+                # listening: nothing to convert, check or tell, only the new value to make
+                # (as below)
+                if how == "assign_sub":
+                    new = old - new
+                elif how == "assign_add":
+                    new = old + new
+                elif type(new) is np.ndarray:
+                    new = new.copy()
+                snap = _new_tensor(Tensor)
+                snap._value, snap._id = new, self._id
+                self._snap = snap
+                return self if read_value else None
         if type(value) is Tensor and value._value.dtype == old.dtype:
             new = value._value  # (the common case: a tensor of our dtype)
         else:
@@ -341,7 +358,6 @@ class Variable(_TensorLike):
             new = old - new
         elif how == "assign_add":
             new = old + new
-        tapes, tracer = STATE.now
         for tape in tapes:  # (an assignment is an access: the tape may watch us)
             tape._variable_read(self)
             if isinstance(value, _TensorLike) and value._id in tape._watched:

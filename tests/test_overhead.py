@@ -21,8 +21,8 @@ BUDGETS = {  # Python function calls, the op's numpy forward included where it i
     "backward step, recorded by an outer tape (Mul)": 14,
     "new tape (make, enter, leave)": 4,
     "gradient() of one op": 11,
-    "Keras SGD apply_gradients (two variables)": 20,
-    "Keras MeanSquaredError()(y_true, y_pred)": 19,
+    "Keras SGD apply_gradients (two variables)": 15,
+    "Keras MeanSquaredError()(y_true, y_pred)": 11,
 }
 
 

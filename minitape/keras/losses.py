@@ -22,6 +22,7 @@ from .. import dtypes, nn_ops
 from .. import ops as o
 from ..errors import invalid
 from ..nn_impl import sigmoid_cross_entropy_with_logits
+from ..tape import apply
 from ..tensor import Tensor, _TensorLike, convert_to_tensor, read
 from ._config import from_config, made
 from .activations import logits_of
@@ -116,6 +117,13 @@ def _floating(x):
 
 def mean_squared_error(y_true, y_pred):
     """mean((y_true - y_pred)**2) over the last axis: one value per example."""
+    if type(y_true) is Tensor and type(y_pred) is Tensor:
+        t, p = y_true._value, y_pred._value
+        if t.dtype is p.dtype and t.dtype.kind == "f" and t.shape == p.shape and t.ndim:
+            # (the common case, float tensors of one dtype and shape: the three ops below,
+            # applied without the checks and conversions that hold already)
+            diff = apply(o.Sub, y_true, y_pred)
+            return apply(o.Mean, apply(o.Square, diff), axis=(t.ndim - 1,), keepdims=False)
     y_true, y_pred = _prepare(y_true, y_pred)
     return o.reduce_mean(_floating(o.square(y_true - y_pred)), axis=-1)
 
@@ -315,6 +323,8 @@ class Loss:
             _same_structure(y_true, y_pred)
             y_true, y_pred = _as(y_true, dtype), _as(y_pred, dtype)
         losses = self.call(y_true, y_pred)
+        if sample_weight is None:  # (nothing to weigh: straight to the reduction)
+            return _reduce(losses, None, self.reduction)
         return self._weigh_and_reduce(losses, sample_weight)
 
     def _weigh_and_reduce(self, losses, sample_weight, mask=None):

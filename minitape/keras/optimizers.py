@@ -19,12 +19,15 @@ from .. import dtypes
 from ..clip_ops import clip_by_global_norm, clip_by_norm
 from ..errors import InvalidArgumentError
 from ..function import init_scope
-from ..ops import cast, clip_by_value, maximum, sqrt, square, zeros_like
-from ..tape import logger
-from ..tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable, read
+from ..ops import Mul, cast, clip_by_value, maximum, sqrt, square, zeros_like
+from ..tape import apply, logger
+from ..tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable
 from ._config import from_config
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
+
+
+_ONE = Tensor(np.int64(1))  # what each step adds to `iterations`
 
 
 def _short(x):
@@ -110,12 +113,12 @@ class Optimizer:
     def apply_gradients(self, grads_and_vars, name=None, **kwargs):
         """Update each variable from its gradient; pairs whose gradient is None are skipped
         (with a warning). Returns `iterations`, the step counter, after incrementing it."""
-        pairs = self._check_pairs(grads_and_vars)
-        grads = self._clip([g for g, _ in pairs])
-        lr = read(self._learning_rate)  # read once per step, as Keras does
-        for g, (_, var) in zip(grads, pairs):
-            self._update(g, var, lr)
-        self.iterations.assign_add(1)
+        pairs = self._clip(self._check_pairs(grads_and_vars))
+        lr = self._learning_rate._read()  # read once per step, as Keras does
+        update = self._update
+        for g, var in pairs:
+            update(g, var, lr)
+        self.iterations.assign_add(_ONE)  # (1 as a tensor of its dtype: nothing to convert)
         return self.iterations
 
     def apply(self, grads, trainable_variables=None):
@@ -207,7 +210,9 @@ class Optimizer:
             if type(g) is not Tensor or type(var) is not Variable or var._id not in known:
                 return False
             gv, vv = g._value, var._snap._value
-            if gv.dtype != vv.dtype or gv.shape != vv.shape:
+            # (`is`, quicker than `==`: an equal dtype that is another object takes the full
+            # checks, which give the same pairs)
+            if gv.dtype is not vv.dtype or gv.shape != vv.shape:
                 return False
         return bool(items)
 
@@ -234,14 +239,18 @@ class Optimizer:
             )
         return g
 
-    def _clip(self, grads):
+    def _clip(self, pairs):
+        """The (gradient, variable) pairs with their gradients clipped as asked."""
+        if self.clipnorm is None and self.global_clipnorm is None and self.clipvalue is None:
+            return pairs  # (the common case: nothing to clip)
+        grads = [g for g, _ in pairs]
         if self.clipnorm is not None:
             grads = [clip_by_norm(g, self.clipnorm) for g in grads]
         if self.global_clipnorm is not None:
             grads = clip_by_global_norm(grads, self.global_clipnorm)[0]
         if self.clipvalue is not None:
             grads = [clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
-        return grads
+        return [(g, var) for g, (_, var) in zip(grads, pairs)]
 
     def _update(self, grad, var, lr):
         raise NotImplementedError
@@ -266,6 +275,14 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = momentum, nesterov
 
     def _update(self, g, var, lr):
+        if self.momentum == 0 and type(g) is Tensor:
+            dtype = g._value.dtype
+            if dtype is lr._value.dtype and dtype is var._snap._value.dtype and dtype.kind == "f":
+                # The common case: plain SGD, with the gradient, the learning rate and the
+                # variable of one float dtype. `g * lr` is then the Mul op itself, applied
+                # here without the operator's checks and conversions.
+                var.assign_sub(apply(Mul, g, lr))
+                return
         if lr._value.dtype != var._snap._value.dtype:  # (most often it has it already)
             lr = cast(lr, var.dtype)
         if self.momentum == 0:
