@@ -21,6 +21,9 @@ sys.path.insert(0, HERE)
 if not os.environ.get("PYTHONPATH"):  # (with PYTHONPATH set, the minitape found there: old or new)
     sys.path.insert(1, os.path.dirname(HERE))
 
+if len(sys.argv) < 2 or sys.argv[1].startswith("-"):  # (-h, --help: the usage, not a file)
+    sys.exit(__doc__)
+
 if "--compare" in sys.argv:
     with open(sys.argv[1], "rb") as f1, open(sys.argv[2], "rb") as f2:
         a, b = pickle.load(f1), pickle.load(f2)
