@@ -27,6 +27,7 @@ from ._config import from_config
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
 
 
+_TF_TENSOR = "tensorflow.python.framework.ops.EagerTensor"  # (a tensor's type, as TF names it)
 _ONE = Tensor(np.int64(1))  # what each step adds to `iterations`
 
 
@@ -96,8 +97,17 @@ class Optimizer:
     def build(self, var_list):
         """Make this optimizer the one of `var_list`: as in Keras 3, it then refuses to update
         any other variable (the first `apply_gradients` builds it on the variables it gets)."""
-        self._built_with = {v._id for v in var_list}  # (a variable's id is its own for good)
-        self._built_list = list(var_list)
+        var_list = list(var_list)
+        for v in var_list:
+            if not isinstance(v, Variable) and held_variable(v) is None:  # (TF's class, its words)
+                kind = _TF_TENSOR if type(v) is Tensor else type(v).__name__
+                raise AttributeError(
+                    f"'{kind}' object has no attribute '_unique_id' (an optimizer is built on "
+                    f"the variables it will update; got {_short(v)})"
+                )
+        # (a variable's id is its own for good; a Keras 3 variable's is the tf.Variable's)
+        self._built_with = {as_seen_by_tapes(v)._id for v in var_list}
+        self._built_list = var_list
 
     def _check_known(self, variables):
         if self._built_with is None:

@@ -141,6 +141,24 @@ def refuse_optimizer_on_variables_it_was_not_built_with(tf):
 
 
 @case
+def optimizer_built_on_a_layers_keras_variables_updates_them(tf):
+    layer = tf.keras.layers.Dense(2, kernel_initializer="ones")
+    layer.build((None, 3))
+    sgd = tf.keras.optimizers.SGD(0.5)
+    sgd.build(layer.trainable_variables)
+    sgd.apply([tf.ones((3, 2)), tf.constant([1.0, -1.0])])  # (no variables: the built ones)
+    return [layer.kernel.numpy(), layer.bias.numpy(), sgd.iterations]
+
+
+@case(message=True)
+def refuse_to_build_an_optimizer_on_a_tensor_or_a_number(tf):
+    return [
+        attempt(tf.keras.optimizers.SGD(0.1).build, [tf.constant(1.0)]),
+        attempt(tf.keras.optimizers.Adam(0.1).build, [1.0]),
+    ]
+
+
+@case
 def embedding_lookup_of_a_tuple_is_one_table(tf):
     shards = [tf.constant([[1.0, 2.0]]), tf.constant([[3.0, 4.0]])]
     return [
