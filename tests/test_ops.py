@@ -126,6 +126,28 @@ def test_matmul_errors_name_the_shapes():
         tf.matmul(tf.ones(3), tf.ones((3, 2)))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("m, n", [(1, 1), (64, 1), (1, 64), (64, 32)])
+def test_an_outer_product_is_numpys_matmul_bit_for_bit(dtype, m, n):
+    # MatMul computes (m, 1) @ (1, n) as a broadcast product plus 0, not with np.matmul:
+    # the same bits, signed zeros, infinities and NaNs included, transposed or not
+    rng = np.random.default_rng(m * 100 + n)
+    a = rng.standard_normal((m, 1)).astype(dtype)
+    b = rng.standard_normal((1, n)).astype(dtype)
+    for x in (a, b):
+        flat = x.reshape(-1)
+        flat[rng.random(flat.size) < 0.3] = rng.choice([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-300])
+    a[0, 0], b[0, 0] = -0.0, 2.0  # (a product of -0.0, which matmul's sum makes 0.0)
+    matmul = tf.raw_ops.MatMul.forward
+    with np.errstate(all="ignore"):
+        expected = np.matmul(a, b)
+        for got in (matmul(a, b), matmul(a.T.copy(), b.T.copy(), True, True)):
+            assert got.dtype == expected.dtype and got.shape == expected.shape
+            assert got.tobytes() == expected.tobytes()
+    with pytest.raises(InvalidArgumentError, match="Matrix size-incompatible"):
+        tf.matmul(tf.constant(a), tf.constant(np.ones((m + 1, n), dtype)))
+
+
 def test_shape_op_errors():
     with pytest.raises(
         InvalidArgumentError,
