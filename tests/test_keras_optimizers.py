@@ -223,12 +223,6 @@ def test_an_optimizer_updates_only_the_variables_it_was_built_with():
         built.apply_gradients([(tf.constant(1.0), w)])
 
 
-def test_minimize_with_a_loss_function():
-    w = tf.Variable(3.0)
-    SGD(0.25).minimize(lambda: w * w, [w])  # d(w^2)/dw = 6: 3 - 0.25*6 = 1.5
-    assert float(w) == 1.5
-
-
 def test_get_by_name():
     assert isinstance(tf.keras.optimizers.get("adam"), Adam)
     with pytest.raises(ValueError):

@@ -149,19 +149,6 @@ class Optimizer:
         self.apply_gradients(zip(grads, list(trainable_variables)))
         return None
 
-    def minimize(self, loss, var_list, tape=None):
-        """`apply_gradients` on the gradients of `loss` (a tensor recorded by `tape`, or a
-        function of no arguments that computes it)."""
-        from ..tape import GradientTape
-
-        if callable(loss):
-            with GradientTape() as tape:
-                loss = loss()
-        elif tape is None:
-            raise ValueError("`tape` is required when a `Tensor` loss is passed.")
-        var_list = list(var_list() if callable(var_list) else var_list)
-        return self.apply_gradients(zip(tape.gradient(loss, var_list), var_list))
-
     def _check_pairs(self, grads_and_vars):
         try:
             items = list(grads_and_vars)

@@ -158,6 +158,17 @@ def refuse_to_build_an_optimizer_on_a_tensor_or_a_number(tf):
     ]
 
 
+@case(message=True)
+def keras_optimizers_have_no_minimize(tf):
+    # (Keras 3's optimizers update from gradients only: apply_gradients or apply)
+    w = tf.Variable(3.0)
+    return [
+        attempt(lambda: tf.keras.optimizers.SGD(0.25).minimize(lambda: w * w, [w])),
+        attempt(lambda: tf.keras.optimizers.Adam().minimize),
+        w,
+    ]
+
+
 @case
 def embedding_lookup_of_a_tuple_is_one_table(tf):
     shards = [tf.constant([[1.0, 2.0]]), tf.constant([[3.0, 4.0]])]
