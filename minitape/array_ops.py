@@ -17,7 +17,16 @@ import numpy as np
 
 from . import dtypes as _dt
 from .errors import invalid
-from .ops import _dims, _int32_input, _int_arg, _make_int, _mixes_bools, _op, _value_of, transpose
+from .ops import (
+    _attribute_value,
+    _dims,
+    _int32_input,
+    _int_arg,
+    _make_int,
+    _mixes_bools,
+    _op,
+    transpose,
+)
 from .tape import apply
 from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
 
@@ -374,7 +383,8 @@ def _sort_args(values, axis, direction, op_name):
             f"Argument `direction` should be one of {', '.join(_DIRECTIONS)}. "
             f"Received: direction={direction}"
         )
-    axis_value = _value_of(convert_to_tensor(axis))  # (TF: a constant scalar, converted first)
+    # (TF: a constant scalar, converted first)
+    axis_value = _attribute_value(convert_to_tensor(axis))
     if axis_value.ndim:
         raise ValueError(f"Argument `axis` must be a constant scalar. Received: axis={axis_value}.")
     axis = int(axis_value)

@@ -489,7 +489,7 @@ def _int_values(value, what, error, attr=None, by_op=True):
     lists, ints beyond int64, None inside a list) raises what TF's conversion raises
     (ValueError)."""
     if isinstance(value, _TensorLike):
-        v = _value_of(value)
+        v = _attribute_value(value)
     elif isinstance(value, (np.ndarray, np.generic)) and by_op:
         v = convert_to_tensor(value, _dt.int32)._value
     elif type(value) is float and by_op:  # (a Python number goes to int32 strictly)
@@ -497,7 +497,7 @@ def _int_values(value, what, error, attr=None, by_op=True):
     elif isinstance(value, (list, tuple)) and _mixes_bools(value):
         v = convert_to_tensor(value)._value  # (refused: the op's input has no dtype to hint)
     else:  # ([] is int32; a list that holds tensors is packed, and its value heard by a trace)
-        v = _value_of(convert_to_tensor(value, dtype_hint=_dt.int32))
+        v = _attribute_value(convert_to_tensor(value, dtype_hint=_dt.int32))
     if v.dtype.kind not in "iu" or attr is not None and v.dtype.name not in ("int32", "int64"):
         if attr is not None:
             raise error(
@@ -536,7 +536,7 @@ def _int32_input(value, op_name, index):
     return convert_to_tensor(value, _dt.int32)._value
 
 
-def _value_of(t):
+def _attribute_value(t):
     """The value of a tensor argument that an op takes as an attribute (a shape, an axis, a
     count, a limit), not as an input it records. A trace hears of it (as of `if t:`): a replay
     could not give the attribute another value, so a traced function whose attribute comes
@@ -548,7 +548,7 @@ def _single_value(x):
     """A tensor or array holding one value, of any rank, as 0-d (TF takes [1] as 1 where an
     op asks for "a tensor with a single value"); anything else as it is."""
     if isinstance(x, _TensorLike) and x._read_value().size == 1:
-        return Tensor(_value_of(x).reshape(()))
+        return Tensor(_attribute_value(x).reshape(()))
     if isinstance(x, np.ndarray) and x.size == 1:
         return x.reshape(())
     return x
@@ -1572,7 +1572,7 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=No
     if isinstance(num_rows, Tensor) or isinstance(num_columns, Tensor):
         # (TF: the diagonal's size is then an op, minimum(rows, columns), and is concatenated
         # to the batch shape as one value)
-        sizes = [_value_of(read(n)) for n in (num_rows, num_columns)]
+        sizes = [_attribute_value(read(n)) for n in (num_rows, num_columns)]
         for n in sizes:
             if n.dtype.kind not in _REALS:
                 _refuse("Minimum", Tensor(n), _REALS)

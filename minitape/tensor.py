@@ -339,7 +339,7 @@ class Variable(_TensorLike):
         if type(value) is Tensor and value._value.dtype == old.dtype:
             new = value._value  # (the common case: a tensor of our dtype)
         else:
-            new = self._value_of(value)
+            new = self._in_own_dtype(value)
         if new.shape != old.shape:  # (TF's words, spaces as TF has them)
             if how == "assign":
                 raise ValueError(
@@ -373,7 +373,7 @@ class Variable(_TensorLike):
         self._snap = snap
         return self if read_value else None
 
-    def _value_of(self, value):
+    def _in_own_dtype(self, value):
         """`value` as a numpy value of this variable's dtype, or TF's error."""
         dtype = self._snap._value.dtype
         if dtype.kind == "f" and (type(value) is float or type(value) is int):
