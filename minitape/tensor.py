@@ -319,45 +319,30 @@ class Variable(_TensorLike):
     # -- writing -------------------------------------------------------------------------
     def _set(self, value, how, read_value=True):
         old = self._snap._value
-        tapes, tracer = STATE.now
-        if type(value) is Tensor and not tapes and tracer is None:
-            new = value._value
-            if new.dtype is old.dtype and new.shape == old.shape:
-                # The common case, a tensor of our dtype and shape with no tape or trace
-                # listening: nothing to convert, check or tell, only the new value to make
-                # (as below)
-                if how == "assign_sub":
-                    new = old - new
-                elif how == "assign_add":
-                    new = old + new
-                elif type(new) is np.ndarray:
-                    new = new.copy()
-                snap = _new_tensor(Tensor)
-                snap._value, snap._id = new, self._id
-                self._snap = snap
-                return self if read_value else None
-        if type(value) is Tensor and value._value.dtype == old.dtype:
-            new = value._value  # (the common case: a tensor of our dtype)
-        else:
-            new = self._in_own_dtype(value)
-        if new.shape != old.shape:  # (TF's words, spaces as TF has them)
-            if how == "assign":
-                raise ValueError(
-                    f"Cannot assign value to variable ' {self._name}': Shape "
-                    f"mismatch.The variable shape {tuple(old.shape)}, and the "
-                    f"assigned value shape {tuple(new.shape)} are incompatible."
+        new = value._value if type(value) is Tensor else None
+        # (the common case, a tensor of our dtype and shape, needs nothing converted or checked)
+        if new is None or new.dtype is not old.dtype or new.shape != old.shape:
+            if new is None or new.dtype != old.dtype:
+                new = self._in_own_dtype(value)
+            if new.shape != old.shape:  # (TF's words, spaces as TF has them)
+                if how == "assign":
+                    raise ValueError(
+                        f"Cannot assign value to variable ' {self._name}': Shape "
+                        f"mismatch.The variable shape {tuple(old.shape)}, and the "
+                        f"assigned value shape {tuple(new.shape)} are incompatible."
+                    )
+                op = "AssignAddVariableOp" if how == "assign_add" else "AssignSubVariableOp"
+                dims = ["[" + ",".join(map(str, shape)) + "]" for shape in (old.shape, new.shape)]
+                raise invalid(
+                    op,
+                    f"Cannot update variable with shape {dims[0]} using a Tensor with "
+                    f"shape {dims[1]}, shapes must be equal.",
                 )
-            op = "AssignAddVariableOp" if how == "assign_add" else "AssignSubVariableOp"
-            dims = ["[" + ",".join(map(str, shape)) + "]" for shape in (old.shape, new.shape)]
-            raise invalid(
-                op,
-                f"Cannot update variable with shape {dims[0]} using a Tensor with "
-                f"shape {dims[1]}, shapes must be equal.",
-            )
         if how == "assign_sub":
             new = old - new
         elif how == "assign_add":
             new = old + new
+        tapes, tracer = STATE.now
         for tape in tapes:  # (an assignment is an access: the tape may watch us)
             tape._variable_read(self)
             if isinstance(value, _TensorLike) and value._id in tape._watched:
