@@ -107,7 +107,7 @@ def test_lesson_has_the_course_form(path):
 
 @pytest.mark.parametrize("path", LESSONS, ids=_id)
 def test_every_reveal_is_tagged_to_stay_hidden_until_it_runs(path):
-    # (tools/learner_edition.py removes a tagged cell's output; the web edition folds it)
+    # (tools/learner_edition.py removes its output, and all after it; the web edition folds it)
     untagged = [
         cell["id"]
         for cell in _cells(path)
@@ -116,6 +116,34 @@ def test_every_reveal_is_tagged_to_stay_hidden_until_it_runs(path):
         and "hide-output" not in cell["metadata"].get("tags", [])
     ]
     assert not untagged, f"reveal cells without the hide-output tag: {untagged}"
+
+
+def _learner_edition():
+    spec = importlib.util.spec_from_file_location(
+        "learner_edition", ROOT / "tools/learner_edition.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=_id)
+def test_the_learners_edition_shows_no_output_from_the_first_reveal_on(path):
+    # A cell after a reveal often shows its answer again (a check by hand, the next section's
+    # version of the same function): in the learner's edition nothing from the first reveal on
+    # has an output until the learner runs it; what comes before keeps its saved output.
+    cells = _cells(path)
+    first = next(
+        (i for i, c in enumerate(cells) if "hide-output" in c["metadata"].get("tags", [])), None
+    )
+    copy = _learner_edition().learner_copy(json.loads(path.read_text()))["cells"]
+    for i, (cell, original) in enumerate(zip(copy, cells)):
+        if cell["cell_type"] != "code":
+            continue
+        if first is not None and i >= first:
+            assert not cell["outputs"] and cell["execution_count"] is None, cell["id"]
+        else:
+            assert cell["outputs"] == original["outputs"], cell["id"]
 
 
 FOLD_START = "<details>\n<summary>What happened, and why</summary>\n\n"

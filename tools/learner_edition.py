@@ -5,11 +5,13 @@
 
 The notebooks in notebooks/ are committed executed: `make test` compares every output with the
 stored one. Opened as they are, each predict-then-run prompt would show its answer right under
-the learner's guess. The learner's edition is a copy of notebooks/ in which the output of every
-reveal cell (the cells tagged `hide-output`, the tag the web edition folds too) is removed: the
-answer appears when the learner runs the cell. Everything else keeps its saved output, so the
-plots and prints above a prompt are there to read. (The explanation after a reveal needs no
-change here: it is folded in the notebooks themselves, a `<details>` that opens on a click.)
+the learner's guess, and the cells after it would show it again (a cross-check by hand, the
+next section's version of the same function). The learner's edition is a copy of notebooks/ in
+which every code cell from the first reveal cell on (the cells tagged `hide-output`, the tag the
+web edition folds too) has no output: the notebook opens as read up to its first prompt, and
+the rest appears as the learner runs it, which a reveal needs anyway (it runs on what the cells
+before it made). (The explanation after a reveal needs no change here: it is folded in the
+notebooks themselves, a `<details>` that opens on a click.)
 
 A notebook the learner already has in the edition is never overwritten (it holds their work):
 delete it to get a fresh copy. checks.py, which the notebooks import, is always brought up to
@@ -27,9 +29,12 @@ REVEAL = "hide-output"
 
 
 def learner_copy(notebook):
-    """The notebook (its JSON) with the outputs of its reveal cells removed."""
+    """The notebook (its JSON) with the outputs of its code cells removed from the first reveal
+    cell on."""
+    unrun = False
     for cell in notebook["cells"]:
-        if REVEAL in cell.get("metadata", {}).get("tags", []):
+        unrun = unrun or REVEAL in cell.get("metadata", {}).get("tags", [])
+        if unrun and cell["cell_type"] == "code":
             cell["outputs"] = []
             cell["execution_count"] = None
     return notebook
