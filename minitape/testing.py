@@ -180,9 +180,11 @@ def _theoretical_jacobian(f, y_shape, y_dtype, xs, param):
 
 
 def _numeric_jacobian(f, y_size, y_dtype, xs, param, delta):
-    values = [np.array(t._value) for t in xs]
+    # C-ordered copies: for an input in another layout (Fortran order, a transpose, a broadcast
+    # view) reshape(-1) would be a copy, and the point would never move
+    values = [np.array(t._value, order="C") for t in xs]
     x = values[param]
-    flat = x.reshape(-1)  # (a view: changing it changes x)
+    flat = x.reshape(-1)  # (a view of a C-ordered array: changing it changes x)
     scale = np.asarray(2 * delta, dtype=y_dtype._np)[()]
     jacobian = np.zeros((y_size, x.size), dtype=x.dtype)
     for col in range(x.size):

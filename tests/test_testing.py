@@ -78,3 +78,24 @@ def test_compute_gradient_jacobians():
     )
     np.testing.assert_allclose(theoretical[0], [[3.0, 2.0], [1.0, 1.0]])
     np.testing.assert_allclose(numerical[0], [[3.0, 2.0], [1.0, 1.0]], rtol=1e-6)
+
+
+LAYOUTS = {
+    "fortran order": lambda a: np.asfortranarray(a),
+    "a transpose": lambda a: np.ascontiguousarray(a.T).T,
+    "a strided slice": lambda a: np.repeat(a, 2, axis=1)[:, ::2],
+    "a broadcast view": lambda a: np.broadcast_to(a[:1], a.shape),
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_compute_gradient_moves_the_point_whatever_the_layout(layout):
+    # the numerical Jacobian perturbs one element at a time; for an input that is not
+    # C-contiguous it once perturbed a copy, and came out all zeros
+    a = np.array([[1.0, -2.0, 3.0], [0.5, -1.5, 2.5]])
+    x = LAYOUTS[layout](a)
+    assert not x.flags.c_contiguous
+    by_hand = np.diag(2 * np.ravel(x))  # d(x * x)/dx, element by element, in C order
+    theoretical, numerical = tf.test.compute_gradient(lambda x: x * x, [x])
+    np.testing.assert_allclose(theoretical[0], by_hand)
+    np.testing.assert_allclose(numerical[0], by_hand, rtol=1e-6)

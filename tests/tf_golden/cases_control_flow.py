@@ -944,6 +944,20 @@ def cg_arguments(tf):
 
 
 @case
+def cg_inputs_in_any_memory_layout(tf):
+    # numpy inputs that are not C-contiguous: the numerical Jacobian must still move each element
+    a = np.array([[1.0, -2.0, 3.0], [0.5, -1.5, 2.5]])
+    layouts = [
+        np.asfortranarray(a),
+        np.ascontiguousarray(a.T).T,
+        np.broadcast_to(a[:1], a.shape),
+    ]
+    return [tf.test.compute_gradient(lambda x: tf.nn.relu(x) * x, [x]) for x in layouts] + [
+        tf.test.compute_gradient(lambda x, y: tf.where(x > 0, x, y) * y, [layouts[0], a])
+    ]
+
+
+@case
 def cg_errors(tf):
     return [
         attempt(tf.test.compute_gradient, lambda x: x * x, tf.constant(3.0)),
