@@ -30,7 +30,7 @@ import numpy as np
 from . import dtypes as _dt
 from . import philox
 from .context import STATE
-from .errors import invalid
+from .errors import UnimplementedError, invalid
 from .ops import _shape_arg
 from .tape import Op, apply
 
@@ -224,7 +224,20 @@ def _shape(shape, op_name):
         or (is_tensor(shape) and shape.shape.rank == 0)
     ):
         raise invalid(op_name, "shape must be a vector of {int32,int64}, got shape []")
+    if _all_bools(shape):  # (TF converts [True] to a bool tensor, which the kernel refuses)
+        raise invalid(
+            op_name,
+            "Value for attr 'Tshape' of bool is not in the list of allowed values: int32, int64",
+        )
     return _shape_arg(shape, _invalid_shape(op_name), by_op=False)
+
+
+def _all_bools(shape):
+    from .tensor import is_tensor
+
+    if isinstance(shape, (list, tuple)):
+        return len(shape) > 0 and all(isinstance(s, (bool, np.bool_)) for s in shape)
+    return (isinstance(shape, np.ndarray) or is_tensor(shape)) and shape.dtype == bool
 
 
 def _scale_shift(rnd, stddev, mean):
@@ -463,9 +476,50 @@ def _seed_pair(seed, op_name):
     return philox.stateless_key_counter(s0, s1)
 
 
-def _stateless_draw(op, shape, seed, d, **attrs):
+# TF's stateless ops take `alg` as 1 (Philox), 2 (ThreeFry) or 3 (auto-select, Philox on a CPU),
+# or by name; 1 and 3 give the same stream on a CPU
+_STATELESS_ALGORITHMS = {"philox": 1, "threefry": 2, "autoselect": 3}
+
+
+def _stateless_algorithm(alg):
+    """`alg` as TF's stateless ops check it (random_ops_util.convert_alg_to_int), as an int."""
+    if alg is None:
+        return 3
+    names = ("philox", "threefry", "auto_select")
+    if isinstance(alg, str):
+        key = alg.strip().lower().replace("-", "").replace("_", "")
+        if key not in _STATELESS_ALGORITHMS:
+            raise ValueError(_unsupported_algorithm(alg, names))
+        return _STATELESS_ALGORITHMS[key]
+    alg = getattr(alg, "value", alg)  # (an Algorithm enum)
+    if not isinstance(alg, int):
+        raise TypeError(
+            f"Can't convert argument `alg` (of value {alg} and type {type(alg)}) to int."
+        )
+    if alg not in (1, 2, 3):
+        raise ValueError(_unsupported_algorithm(alg, (1, 2, 3)))
+    return int(alg)
+
+
+def _unsupported_algorithm(alg, names):
+    philox, threefry, auto_select = names
+    return (
+        f"Argument `alg` got unsupported value {alg}. Supported values are {philox} for the "
+        f"Philox algorithm, {threefry} for the ThreeFry algorithm, and {auto_select} for "
+        "auto-selection."
+    )
+
+
+def _stateless_draw(op, shape, seed, d, alg, **attrs):
     shape = _shape(shape, op.name)
+    alg = _stateless_algorithm(alg)
     stream = _seed_pair(seed, op.name)
+    if alg == 2:  # (TF makes ThreeFry's counter one word long, which its CPU kernels refuse)
+        raise invalid(
+            op.name,
+            "counter must be a vector with length at least 2; got shape: [1]. (Note that "
+            "batched counters are not supported yet.)",
+        )
     return apply(
         op,
         shape=shape,
@@ -482,7 +536,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dt.float32, name=
 
     d = _float_dtype(dtype, "stateless_normal")
     mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
-    rnd = _stateless_draw(StatelessRandomNormalV2, shape, seed, d)
+    rnd = _stateless_draw(StatelessRandomNormalV2, shape, seed, d, alg)
     return _scale_shift(rnd, stddev, mean)
 
 
@@ -494,7 +548,7 @@ def stateless_truncated_normal(
 
     d = _float_dtype(dtype, "stateless_truncated_normal")
     mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
-    rnd = _stateless_draw(StatelessTruncatedNormalV2, shape, seed, d)
+    rnd = _stateless_draw(StatelessTruncatedNormalV2, shape, seed, d, alg)
     return _scale_shift(rnd, stddev, mean)
 
 
@@ -527,12 +581,12 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dt.float32, nam
     elif maxval is None:
         maxval = 1
     if d.is_integer and minval is None:
-        return _stateless_draw(StatelessRandomUniformFullIntV2, shape, seed, d)
+        return _stateless_draw(StatelessRandomUniformFullIntV2, shape, seed, d, alg)
     minval, maxval = convert_to_tensor(minval, dtype=d), convert_to_tensor(maxval, dtype=d)
     if d.is_integer:
         lo, hi = _int_bounds(minval, maxval, "StatelessRandomUniformIntV2")
-        return _stateless_draw(StatelessRandomUniformIntV2, shape, seed, d, lo=lo, hi=hi)
-    rnd = _stateless_draw(StatelessRandomUniformV2, shape, seed, d)
+        return _stateless_draw(StatelessRandomUniformIntV2, shape, seed, d, alg, lo=lo, hi=hi)
+    rnd = _stateless_draw(StatelessRandomUniformV2, shape, seed, d, alg)
     return add(multiply(rnd, subtract(maxval, minval)), minval)
 
 
@@ -559,7 +613,10 @@ def _state_words(seed):
         return words
     from .tensor import convert_to_tensor
 
-    values = convert_to_tensor(seed).numpy().astype(np.int64).reshape(-1)[:_STATE_SIZE]
+    seed = convert_to_tensor(seed)
+    if seed.dtype.name == "string":
+        raise UnimplementedError(None, "Cast", "Cast string to int64 is not supported [Op:Cast]")
+    values = seed.numpy().astype(np.int64).reshape(-1)[:_STATE_SIZE]
     words = [int(v) & _M64 for v in values.tolist()]
     return [0] * (_STATE_SIZE - len(words)) + words
 

@@ -451,3 +451,21 @@ def random_generator_in_a_function(tf):
     g = tf.random.Generator.from_seed(3)
     f = tf.function(lambda: g.normal((2,)))
     return [f(), f(), g.normal((2,)), f(), g.state.numpy()]
+
+
+@case(message=True)
+def random_arguments_tf_refuses(tf):
+    # a string seed, a bool shape or count, and `alg` values the stateless ops do not know
+    g = tf.random.Generator.from_seed(1)
+    ok = [tf.random.stateless_uniform([3], seed=[1, 2], alg=alg) for alg in (1, 3, "philox")]
+    return ok + [
+        attempt(tf.random.Generator.from_seed, b"xy"),
+        attempt(tf.random.Generator.from_seed, "abc"),
+        type(attempt(g.split, True)).__name__,
+        type(attempt(tf.random.stateless_uniform, [True], seed=[1, 2])).__name__,
+        attempt(tf.random.stateless_uniform, [2], seed=[1, 2], alg=-1),
+        attempt(tf.random.stateless_normal, [2], seed=[1, 2], alg="abc"),
+        attempt(tf.random.stateless_uniform, [2], seed=[1, 2], alg=[1]),
+        type(attempt(tf.random.stateless_uniform, [2], seed=[1, 2], alg=2)).__name__,
+        attempt(tf.random.stateless_truncated_normal, [2], seed=[1, 2], alg=1.0),
+    ]
