@@ -66,7 +66,7 @@ from .recompute import grad_pass_through, recompute_grad  # noqa: F401
 from . import autodiff, test  # noqa: F401
 from .function import TensorSpec, function, init_scope  # noqa: F401
 from . import autograph  # noqa: F401
-from .module import Module  # noqa: F401
+from .module import Module, name_scope  # noqa: F401
 from . import config  # noqa: F401
 from . import keras  # noqa: F401
 

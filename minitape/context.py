@@ -23,6 +23,16 @@ class _State(threading.local):
 
 STATE = _State()
 
+
+class _NameScope(threading.local):
+    """This thread's name scope (`tf.name_scope`), "" or ending in "/": what a new variable's
+    name starts with. Kept apart from `STATE`, which every op reads."""
+
+    name = ""
+
+
+NAME_SCOPE = _NameScope()
+
 # Every tensor and variable gets a unique, increasing id: the tape's name for it.
 # Ids (not the objects) are what the tape stores in its "watched" sets, so a tape never
 # keeps a tensor alive just by watching it, and creation order is id order.

@@ -10,9 +10,10 @@ does not list it or its weights.
 import re
 
 from . import nest
+from .context import NAME_SCOPE
 from .tensor import Variable
 
-__all__ = ["Module"]
+__all__ = ["Module", "name_scope"]
 
 
 class Module:
@@ -27,6 +28,7 @@ class Module:
                 "identifiers (e.g. a valid class name)."
             )
         self._name = name
+        self._name_scope = name_scope(_scoped(name))  # (the scope around its construction)
 
     @property
     def name(self):
@@ -34,10 +36,10 @@ class Module:
 
     @property
     def name_scope(self):
-        """The module's name scope, `"<name>/"` (`with module.name_scope as scope:` gives
-        that string). TF prefixes the names of the variables made inside it; minitape's
-        variables keep their own names."""
-        return NameScope(self._name + "/")
+        """The module's name scope, `"<name>/"` under the scope it was made in (`with
+        module.name_scope as scope:` gives that string): the names of the variables made
+        inside it start with it."""
+        return self._name_scope
 
     @property
     def variables(self):
@@ -60,17 +62,36 @@ class Module:
         return f"<{type(self).__module__.replace('minitape', 'tf')}.{type(self).__name__}>"
 
 
-class NameScope:
-    """A name scope as TF's `name_scope_v2`: its `name`, and the same string from `with`."""
+class name_scope:  # noqa: N801  (TF's name)
+    """`tf.name_scope(name)`: inside `with`, new variables' names start with the scope, as
+    TF's `name_scope_v2` runs eagerly. A name ending in "/" is the whole scope, "" is the top,
+    anything else goes inside the scope around it; `with` gives the scope as a string."""
 
     def __init__(self, name):
-        self.name = name
+        if not isinstance(name, str):
+            raise ValueError("name for name_scope must be a string.")
+        self._name = name
+        self._outer = []  # (the scope each `with` replaced: the same object may be re-entered)
+
+    @property
+    def name(self):
+        return self._name
 
     def __enter__(self):
-        return self.name
+        self._outer.append(NAME_SCOPE.name)
+        NAME_SCOPE.name = _scoped(self._name)
+        return NAME_SCOPE.name
 
     def __exit__(self, *exc):
+        NAME_SCOPE.name = self._outer.pop()
         return False
+
+
+def _scoped(name):
+    """The scope `name` opens inside the current one."""
+    if not name or name.endswith("/"):
+        return name
+    return NAME_SCOPE.name + name + "/"
 
 
 def _snake_case(name):
@@ -79,17 +100,24 @@ def _snake_case(name):
     return re.sub("([a-z0-9])([A-Z])", r"\1_\2", name).lower()
 
 
-def _found(module, wanted, seen=None, visited=None):
+def _found(module, wanted, seen=None, visited=None, root=None):
     """The objects `wanted` picks from the attributes of `module` (sorted by name, lists and
     dicts looked into), then from its submodules', each object once (a module that holds
     itself, or its parent, is looked into once)."""
     seen = set() if seen is None else seen
     visited = {id(module)} if visited is None else visited
+    root = module if root is None else root
     found, submodules = [], []
     for key in sorted(vars(module)):
-        if key == "_name":
+        if key in ("_name", "_name_scope"):
             continue
-        for leaf in nest.flatten(vars(module)[key]):
+        try:
+            leaves = nest.flatten(vars(module)[key])
+        except TypeError as e:  # (a dict whose keys cannot be sorted, as {1: v, "a": w})
+            raise ValueError(f"Error processing property {key!r} of {vars(module)[key]!r}") from e
+        for leaf in leaves:
+            if leaf is root:  # (a module that holds itself, or its parent, is not its own part)
+                continue
             if wanted(leaf) and id(leaf) not in seen:
                 seen.add(id(leaf))
                 found.append(leaf)
@@ -97,5 +125,5 @@ def _found(module, wanted, seen=None, visited=None):
                 visited.add(id(leaf))
                 submodules.append(leaf)
     for sub in submodules:
-        found += _found(sub, wanted, seen, visited)
+        found += _found(sub, wanted, seen, visited, root)
     return found

@@ -13,7 +13,7 @@ import operator
 import numpy as np
 
 from . import dtypes as _dt
-from .context import STATE, next_id
+from .context import NAME_SCOPE, STATE, next_id
 from .errors import InvalidArgumentError, invalid
 
 __all__ = ["Tensor", "Variable", "TensorShape", "constant", "convert_to_tensor", "is_tensor"]
@@ -263,7 +263,7 @@ class Variable(_TensorLike):
         self._id = next_id()
         self._snap = _snapshot(_compact(np.array(value)), self._id)
         self._trainable = bool(trainable)
-        base = name or "Variable"
+        base = NAME_SCOPE.name + (name or "Variable")  # (tf.name_scope's prefix)
         self._name = base + ":0"
 
     # -- reading -------------------------------------------------------------------------

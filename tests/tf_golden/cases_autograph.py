@@ -380,6 +380,49 @@ def module_name_scope(tf):
     return [m.name_scope.name, inside, Dense().name_scope.name, Dense(name="x").name_scope.name]
 
 
+@case(message=True)
+def name_scopes_prefix_variable_names(tf):
+    # tf.name_scope and a module's scope (taken where the module is made) as TF runs them eagerly
+    names = []
+    with tf.name_scope("outer") as outer:
+        names.append(outer)
+        names.append(tf.Variable(1.0).name)
+        with tf.name_scope("inner") as inner:
+            names += [inner, tf.Variable(1.0, name="v").name]
+        with tf.name_scope("top/") as top:
+            names += [top, tf.Variable(1.0, name="w").name]
+        with tf.name_scope("") as root:
+            names += [root, tf.Variable(1.0, name="r").name]
+        made_inside = tf.Module(name="m")
+    plain = tf.Module(name="p")
+    with plain.name_scope as scope:
+        names += [scope, tf.Variable(2.0, name="k").name]
+    with made_inside.name_scope as scope:
+        names += [scope, tf.Variable(2.0).name, made_inside.name_scope.name]
+    names += [tf.Variable(3.0, name="after").name, tf.name_scope("x").name]
+    return names + [attempt(tf.name_scope, None), attempt(tf.name_scope, 3)]
+
+
+@case
+def module_submodules_of_a_cycle_and_unsortable_keys(tf):
+    class M(tf.Module):
+        pass
+
+    a, b, c = M(name="a"), M(name="b"), M(name="c")
+    a.b, b.c, c.a = b, c, a
+    a.me = a
+    d = M(name="d")
+    d.x = [d, b]
+    e = M(name="e")
+    e.vars = {1: tf.Variable(1.0), "a": tf.Variable(2.0)}
+    return [
+        [m.name for m in a.submodules],
+        [m.name for m in b.submodules],
+        [m.name for m in d.submodules],
+        type(attempt(lambda: e.trainable_variables)).__name__,
+    ]
+
+
 @case
 def autograph_training_step_with_an_if_inside_the_tape(tf):
     # a step whose loss goes through an `if` on a tensor: the gradient is graph control flow
