@@ -22,7 +22,14 @@ class Variable(_TensorLike):
     """A Keras 3 variable: `name`, `path`, `trainable`, `value` (the tf.Variable it holds),
     `numpy()`, `assign`, `assign_add`, `assign_sub`; the operators as a tensor's."""
 
-    __slots__ = ("_variable", "_short_name", "_path")
+    __slots__ = (
+        "_variable",
+        "_short_name",
+        "_path",
+        "_constraint",
+        "_regularizer",
+        "_overwrite_with_gradient",
+    )
     __hash__ = None  # (as Keras 3's: unhashable)
 
     def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None, path=None):
@@ -30,6 +37,8 @@ class Variable(_TensorLike):
         self._short_name = name or "variable"
         self._path = path or self._short_name
         self._variable = _TFVariable(value, trainable=trainable, name=self._path, dtype=dtype)
+        self._constraint = self._regularizer = None
+        self._overwrite_with_gradient = False
 
     # the tf.Variable underneath: every op and tape sees that one
     @property
@@ -67,6 +76,43 @@ class Variable(_TensorLike):
     def shape(self):
         return TensorShape(self._read_value().shape)
 
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    # Keras 3's other attributes, with its defaults and checks (minitape never distributes a
+    # variable, and applies no constraint or regularizer by itself)
+    aggregation = property(lambda self: "none", doc="How a distributed update adds up.")
+    synchronization = property(lambda self: "auto", doc="When a distributed copy syncs.")
+
+    @property
+    def constraint(self):
+        return self._constraint
+
+    @constraint.setter
+    def constraint(self, value):
+        self._constraint = _callable_or_none("constraint", "keras.constraints.Constraint", value)
+
+    @property
+    def regularizer(self):
+        return self._regularizer
+
+    @regularizer.setter
+    def regularizer(self, value):
+        self._regularizer = _callable_or_none(
+            "regularizer", "keras.regularizers.Regularizer", value
+        )
+
+    @property
+    def overwrite_with_gradient(self):
+        return self._overwrite_with_gradient
+
+    @overwrite_with_gradient.setter
+    def overwrite_with_gradient(self, value):
+        if not isinstance(value, bool):
+            raise TypeError(f"`overwrite_with_gradient` must be a boolean. Received: {value}")
+        self._overwrite_with_gradient = value
+
     def numpy(self):
         return self._variable.numpy()
 
@@ -97,3 +143,12 @@ class Variable(_TensorLike):
         )
 
     __str__ = __repr__
+
+
+def _callable_or_none(attribute, example, value):
+    if value is not None and not callable(value):
+        raise ValueError(
+            f"Invalid value for attribute `{attribute}`. Expected a callable (such as a "
+            f"`{example}` instance) or `None`. Received: {attribute}={value}"
+        )
+    return value

@@ -318,3 +318,22 @@ def function_constant_of_a_traced_tensor_is_refused(tf):
         return tf.constant(outside) + x
 
     return [attempt(copies, tf.constant(2.0)), uses_outside(tf.constant(1.0))]
+
+
+@case(message=True)
+def keras_variable_attributes(tf):
+    # the attributes of a layer's Keras 3 variable that code reads, with Keras' defaults and checks
+    layer = tf.keras.layers.Dense(3)
+    layer.build((None, 2))
+    k = layer.kernel
+    before = [k.ndim, layer.bias.ndim, k.constraint, k.regularizer, k.aggregation]
+    before += [k.synchronization, k.overwrite_with_gradient]
+    k.overwrite_with_gradient = True
+    k.regularizer = abs
+    return before + [
+        k.overwrite_with_gradient,
+        k.regularizer is abs,
+        attempt(setattr, k, "overwrite_with_gradient", 1),
+        attempt(setattr, k, "regularizer", 0.1),
+        attempt(setattr, k, "constraint", "max_norm"),
+    ]
