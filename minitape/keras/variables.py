@@ -12,7 +12,8 @@ watches any trainable variable it sees read, and `tape.watched_variables()` list
 * it is unhashable and has no `ref()` (use `id()` or the `tf.Variable`'s `ref()`).
 """
 
-from ..tensor import TensorShape, _TensorLike
+from ..ops import add, cast, subtract
+from ..tensor import TensorShape, _TensorLike, convert_to_tensor, is_tensor
 from ..tensor import Variable as _TFVariable
 
 __all__ = ["Variable"]
@@ -116,17 +117,37 @@ class Variable(_TensorLike):
     def numpy(self):
         return self._variable.numpy()
 
+    # Keras 3 assigns as Keras computes: a value of another dtype is cast to the variable's,
+    # `assign_add(x)` is `assign(self + x)` (so x broadcasts, and the sum is taken in the
+    # dtype Keras promotes the two to), and `assign` returns the value it assigned
     def assign(self, value):
+        value = _as_keras_tensor(value, self._variable.dtype)
+        if tuple(value.shape) != tuple(self.shape):
+            raise ValueError(
+                "The shape of the target variable and the shape of the target value in "
+                f"`variable.assign(value)` must match. variable.shape={self.shape}, "
+                f"Received: value.shape={value.shape}. Target variable: {self}"
+            )
         self._variable.assign(value)
-        return self
+        return value
 
     def assign_add(self, value):
-        self._variable.assign_add(value)
-        return self
+        return self.assign(self._combined(add, value))
 
     def assign_sub(self, value):
-        self._variable.assign_sub(value)
-        return self
+        return self.assign(self._combined(subtract, value))
+
+    def _combined(self, op, value):
+        """`op(self, value)` in the dtype Keras promotes both to (a float wins over an integer,
+        the wider of two floats or two integers wins; a Python number takes the variable's)."""
+        own = self._variable.dtype
+        other = value.dtype if is_tensor(value) else own
+        wide = own
+        if other.is_floating != own.is_floating:
+            wide = own if own.is_floating else other
+        elif other.size > own.size:
+            wide = other
+        return op(cast(self._variable, wide), _as_keras_tensor(value, wide))
 
     @property
     def ref(self):
@@ -152,3 +173,10 @@ def _callable_or_none(attribute, example, value):
             f"`{example}` instance) or `None`. Received: {attribute}={value}"
         )
     return value
+
+
+def _as_keras_tensor(value, dtype):
+    """Keras' convert_to_tensor: a tensor of another dtype is cast, anything else converted."""
+    if is_tensor(value) and value.dtype != dtype:
+        return cast(value, dtype)
+    return convert_to_tensor(value, dtype=dtype)

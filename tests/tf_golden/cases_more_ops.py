@@ -337,3 +337,23 @@ def keras_variable_attributes(tf):
         attempt(setattr, k, "regularizer", 0.1),
         attempt(setattr, k, "constraint", "max_norm"),
     ]
+
+
+@case(message=True)
+def keras_variable_assigns_as_keras_computes(tf):
+    # Keras 3 casts a value of another dtype, broadcasts in assign_add/assign_sub (self + x),
+    # checks assign's shape itself, and returns the value it assigned
+    layer = tf.keras.layers.Dense(3, kernel_initializer="ones", bias_initializer="zeros")
+    layer.build((None, 2))
+    b, k = layer.bias, layer.kernel
+    out = [b.assign(tf.constant([1.0, 2.0, 3.0], tf.float64))]
+    out.append(b.assign_add(tf.constant([0.5, 0.25, 1e-9], tf.float64)))
+    out.append(b.assign_sub(tf.constant(1.0, tf.float64)))
+    out.append(b.assign_add(tf.constant([1, 2, 3])))
+    out.append(b.assign_add(1))
+    out.append(k.assign_add(tf.constant([1.0, 2.0, 3.0])))
+    out.append(k.assign_sub([[1.0], [2.0]]))
+    out += [b.numpy(), k.numpy()]
+    out.append(attempt(b.assign, tf.constant(5.0)))
+    out.append(type(attempt(b.assign_add, tf.constant([5.0, 1.0]))).__name__)
+    return out
