@@ -47,7 +47,7 @@ import numpy as np
 
 from . import nest
 from .context import STATE
-from .errors import InvalidArgumentError, OpError, OutOfRangeError
+from .errors import InvalidArgumentError, OpError, OutOfRangeError, invalid
 from .ops import logical_and, stack, zeros
 from .tensor import Tensor, Variable, _traced, convert_to_tensor
 
@@ -159,7 +159,7 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
             None, "Select", "'then' must be at least a vector, but saw shape: [] [Op:Select]"
         )
     i = int(branch_index)  # (int(): a trace hears it)
-    return (fns[i] if 0 <= i < len(fns) else default or fns[-1])()
+    return (fns[i] if 0 <= i < len(fns) else fns[-1] if default is None else default)()
 
 
 def _branches_in_order(branch_fns):
@@ -670,7 +670,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     """`fn` applied to every slice `elems[i]`, results stacked (TF vectorizes the loop with
     pfor; the values, shapes and gradients are those of the loop)."""
     flat = [convert_to_tensor(e) for e in nest.flatten(elems)]
-    n = [t._value.shape for t in flat][0][0]  # (IndexError for a scalar, as TF)
+    sizes = [t._value.shape[0] for t in flat]  # (IndexError for a scalar, as TF)
+    n = max(sizes)  # (TF loops over the longest: gathering from a shorter one fails, once fn ran)
     if n == 0:  # TF traces fn once to learn its output: call it on one zero slice
         probe = nest.pack_sequence_as(elems, [zeros(t.shape[1:], t.dtype) for t in flat])
         out = fn(probe)
@@ -678,7 +679,11 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
             lambda r: zeros((0,) + tuple(convert_to_tensor(r).shape), convert_to_tensor(r).dtype),
             out,
         )
-    outs = [fn(nest.pack_sequence_as(elems, [t[i] for t in flat])) for i in range(n)]
+    outs = []
+    for i in range(n):
+        if i == min(sizes):
+            raise invalid("GatherV2", f"indices[{i}] = {i} is not in [0, {i})")
+        outs.append(fn(nest.pack_sequence_as(elems, [t[i] for t in flat])))
     flat_outs = [[convert_to_tensor(x) for x in nest.flatten(o)] for o in outs]
     return nest.pack_sequence_as(outs[0], [stack(list(col)) for col in zip(*flat_outs)])
 

@@ -343,7 +343,7 @@ def keras_variable_attributes(tf):
 def keras_variable_assigns_as_keras_computes(tf):
     # Keras 3 casts a value of another dtype, broadcasts in assign_add/assign_sub (self + x),
     # checks assign's shape itself, and returns the value it assigned
-    layer = tf.keras.layers.Dense(3, kernel_initializer="ones", bias_initializer="zeros")
+    layer = tf.keras.layers.Dense(3, kernel_initializer="ones", bias_initializer="zeros", name="d")
     layer.build((None, 2))
     b, k = layer.bias, layer.kernel
     out = [b.assign(tf.constant([1.0, 2.0, 3.0], tf.float64))]
@@ -357,3 +357,23 @@ def keras_variable_assigns_as_keras_computes(tf):
     out.append(attempt(b.assign, tf.constant(5.0)))
     out.append(type(attempt(b.assign_add, tf.constant([5.0, 1.0]))).__name__)
     return out
+
+
+@case
+def switch_case_default_and_vectorized_map_sizes(tf):
+    # a default that is not None is called for an index out of range, whatever it is; and
+    # vectorized_map over elements of different lengths fails gathering from the shorter one
+    branches = [lambda: tf.constant(1.0), lambda: tf.constant(2.0)]
+    return [
+        tf.switch_case(tf.constant(5), branches),
+        tf.switch_case(tf.constant(0), branches, default=[]),
+        type(attempt(tf.switch_case, tf.constant(5), branches, default=[])).__name__,
+        type(attempt(tf.switch_case, tf.constant(-1), branches, default=0)).__name__,
+        tf.vectorized_map(lambda a: a[0] * a[1], (tf.ones([3]), tf.ones([3]) * 2.0)),
+        type(
+            attempt(tf.vectorized_map, lambda a: a[0] + a[1], (tf.ones([3]), tf.ones([4])))
+        ).__name__,
+        type(
+            attempt(tf.vectorized_map, lambda a: a[0] + a[1], (tf.ones([4]), tf.ones([2])))
+        ).__name__,
+    ]
