@@ -54,7 +54,10 @@ import weakref
 import numpy as np
 
 from . import control_flow
+from .dtypes import float32, int32
 from .function import _LENGTH
+from .ops import cast, maximum
+from .ops import range as tf_range
 from .tape import apply, logger
 from .tensor import Tensor, Variable, convert_to_tensor
 
@@ -274,6 +277,39 @@ def _python_for(iterable, extra_test, body):
         body(x)
 
 
+_UNSPECIFIED = object()
+
+
+def float_(x=0):
+    """`float(x)`: on a tensor, TF's cast to float32 (a tensor the graph computes, where
+    Python's float would take the traced value once)."""
+    if isinstance(x, (Tensor, Variable)):
+        return cast(x, float32)
+    return float(x)
+
+
+def int_(x=0, base=_UNSPECIFIED):
+    """`int(x)`: on a tensor, TF's cast to int32."""
+    if isinstance(x, (Tensor, Variable)):
+        if base not in (10, _UNSPECIFIED):
+            raise NotImplementedError(f"base {base} not supported for int")
+        return cast(x, int32)
+    return int(x) if base is _UNSPECIFIED else int(x, base)
+
+
+def range_(start_or_stop, stop=_UNSPECIFIED, step=_UNSPECIFIED):
+    """`range(...)`: with a tensor among its arguments, `tf.range` (empty rather than an error
+    where Python's range would be empty, as TF's rewrite makes it)."""
+    args = [a for a in (start_or_stop, stop, step) if a is not _UNSPECIFIED]
+    if not any(isinstance(a, (Tensor, Variable)) for a in args):
+        return range(*args)
+    if step is not _UNSPECIFIED:
+        return tf_range(start_or_stop, stop, step)
+    if stop is not _UNSPECIFIED:
+        return tf_range(start_or_stop, maximum(start_or_stop, stop))
+    return tf_range(maximum(start_or_stop, 0))
+
+
 def not_(a):
     """`not a` (`tf.logical_not` for a tensor while tracing)."""
     if _graph_for(a) is not None:
@@ -352,15 +388,22 @@ def _converted_def(fn, always=False):
     ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in _walk(fdef.body)):
         raise _CannotConvert()
-    user_calls = _user_calls(fn, fdef)
-    if not always and not user_calls and not any(_converts(n) for n in _walk(fdef.body)):
+    calls = _converted_calls(fn, fdef)
+    if not always and not calls and not any(_converts(n) for n in _walk(fdef.body)):
         return None, filename
-    return _Converter(user_calls).function(fdef), filename
+    return _Converter(calls).function(fdef), filename
 
 
-def _user_calls(fn, fdef):
-    """The names `fdef` calls that are, as `fn` sees them now, the user's own functions
-    (not minitape's, numpy's or another library's, nor Python's): TF converts those too."""
+# Python's builtins that AutoGraph replaces in converted code (TF's py_builtins): on a tensor,
+# `float(x)` is a cast (a tensor, computed in the graph), `range(n)` is `tf.range`
+_BUILTINS = {"float": "float_", "int": "int_", "range": "range_"}
+
+
+def _converted_calls(fn, fdef):
+    """The names `fdef` calls that the conversion replaces, with the operator that replaces
+    each: the user's own functions, as `fn` sees them now (not minitape's, numpy's or another
+    library's, nor Python's), by `converted_call` (TF converts those too), and Python's
+    `float`, `int` and `range` by `float_`, `int_`, `range_`."""
     params = fdef.args
     local = set(_assigned(fdef.body)) | {
         a.arg for a in params.posonlyargs + params.args + params.kwonlyargs
@@ -380,7 +423,11 @@ def _user_calls(fn, fdef):
                 return None
         return fn.__globals__.get(name)
 
-    return frozenset(name for name in names if _is_user_function(bound(name)))
+    calls = {name: "converted_call" for name in names if _is_user_function(bound(name))}
+    calls.update(
+        {name: _BUILTINS[name] for name in names & _BUILTINS.keys() if bound(name) is None}
+    )
+    return calls
 
 
 _LIBRARY_PATHS = tuple(
@@ -609,12 +656,12 @@ def _assign(name, value):
 class _Converter:
     """Rewrites one function: its returns (`_returns`), then its blocks (`_block`)."""
 
-    def __init__(self, user_calls=frozenset()):
+    def __init__(self, calls=None):
         self.counts = {}
-        self.user_calls = user_calls  # names of the user's functions: ag__.converted_call
+        self.calls = calls or {}  # the names of calls to replace, and their operators
 
     def _expr(self, node):
-        return ast.fix_missing_locations(_Expressions(self.user_calls).visit(node))
+        return ast.fix_missing_locations(_Expressions(self.calls).visit(node))
 
     def _fresh(self, base):
         n = self.counts.get(base, 0)
@@ -902,20 +949,22 @@ def _simple_target(target):
 
 class _Expressions(ast.NodeTransformer):
     """`a if c else b`, `a and b`, `a or b`, `not a` -> AutoGraph's operators (so that on a
-    tensor they are graph ops), and a call of one of the user's own functions (`user_calls`)
-    -> `ag__.converted_call(...)` (so that it is converted too); nested functions and lambdas
-    are left alone."""
+    tensor they are graph ops); a call of one of the user's own functions ->
+    `ag__.converted_call(f, ...)` (so that it is converted too), and `float(...)`,
+    `int(...)`, `range(...)` -> `ag__.float_(...)`, ... (`calls`); nested functions and
+    lambdas are left alone."""
 
-    def __init__(self, user_calls):
-        self.user_calls = user_calls
+    def __init__(self, calls):
+        self.calls = calls
 
     def visit_Call(self, node):
         self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id in self.user_calls:
-            call = _call("converted_call", node.func, *node.args)
-            call.keywords = node.keywords
-            return call
-        return node
+        op = self.calls.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if op is None:
+            return node
+        call = _call(op, *([node.func] if op == "converted_call" else []), *node.args)
+        call.keywords = node.keywords
+        return call
 
     def visit_IfExp(self, node):
         self.generic_visit(node)

@@ -651,3 +651,34 @@ def autograph_a_tensor_made_in_a_branch_used_outside_it(tf):
         return outs[0]
 
     return attempt(f, tf.constant(1.0))
+
+
+@case
+def autograph_converts_float_int_and_range_on_tensors(tf):
+    # inside tf.function, AutoGraph makes float(x) and int(x) casts (tensors, computed on every
+    # call by the graph: the Python body runs once) and range(n) of a tensor a tf.range
+    runs = []
+
+    @tf.function
+    def step(x):
+        runs.append(1)
+        loss = tf.reduce_sum(x * x)
+        return float(loss), int(loss), float(x), float(3) + int("7") + sum(range(3))
+
+    @tf.function
+    def total(a, b):
+        s = tf.constant(0)
+        for i in range(a, b):
+            s += i
+        return s
+
+    @tf.function
+    def count_up(x, n):
+        for _ in range(n):
+            x += 1.0
+        return x
+
+    out = [step(tf.constant([1.0, 2.0, 3.0])), step(tf.constant([2.0, 3.0, 4.0]))]
+    out += [len(runs), step.experimental_get_tracing_count()]
+    out += [total(tf.constant(2), tf.constant(5)), total(tf.constant(5), tf.constant(2))]
+    return out + [count_up(tf.constant(1.0), tf.constant(3.0))]
