@@ -344,10 +344,28 @@ class _CannotConvert(Exception):
     pass
 
 
+class ConversionError(Exception):
+    """AutoGraph cannot convert this object (TF's `ConversionError`)."""
+
+
+class UnsupportedLanguageElementError(NotImplementedError):
+    """The function uses Python that AutoGraph does not convert: a generator, or a loop with an
+    `else` (TF's `UnsupportedLanguageElementError`)."""
+
+
 def to_code(entity, recursive=True, experimental_optional_features=None):
-    """The source of `entity` (a function, or a `tf.function`) as AutoGraph converts it."""
-    fn = getattr(entity, "python_function", entity)
-    return ast.unparse(_converted_def(fn, always=True)[0]) + "\n"
+    """The source of the function `entity` as AutoGraph converts it (for a `tf.function`,
+    pass its `python_function`, as TF asks)."""
+    if not hasattr(entity, "__code__"):
+        raise ConversionError(
+            f"converting {entity}: ValueError: Cannot apply autograph to a function that "
+            "doesn't expose a __code__ object. If this is a @tf.function, try passing "
+            "f.python_function instead."
+        )
+    try:
+        return ast.unparse(_converted_def(entity, always=True)[0]) + "\n"
+    except _CannotConvert as e:
+        raise ConversionError(f"converting {entity}: {e}") from None
 
 
 def convert(fn):
@@ -361,9 +379,8 @@ def convert(fn):
         return fn
     if (
         getattr(fn, "__minitape_do_not_convert__", False)
-        or hasattr(fn, "__wrapped__")  # (a decorator's wrapper: its source is not its own)
         or "__class__" in fn.__code__.co_freevars  # (zero-argument super())
-        or fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE)
+        or fn.__code__.co_flags & inspect.CO_COROUTINE
     ):
         return fn
     try:
@@ -371,7 +388,7 @@ def convert(fn):
         return fn if fdef is None else _compiled(fn, fdef, filename)
     except _CannotConvert:
         return fn
-    except (OSError, TypeError, SyntaxError, IndexError) as e:
+    except (OSError, TypeError, SyntaxError, IndexError, UnsupportedLanguageElementError) as e:
         logger.warning("AutoGraph could not transform %r and will run it as-is. Cause: %s", fn, e)
         return fn
 
@@ -379,19 +396,33 @@ def convert(fn):
 def _converted_def(fn, always=False):
     """(the converted `def tf__<name>`, the file it came from); (None, ...) when the function
     has nothing to convert."""
-    source = textwrap.dedent(inspect.getsource(fn))
-    filename = inspect.getsourcefile(fn) or "<autograph>"
+    code = fn.__code__  # (the function's own source: a decorator's wrapper is not what it wraps)
+    if code.co_name == "<lambda>":
+        raise _CannotConvert("minitape's AutoGraph does not convert lambdas")
+    source = textwrap.dedent(inspect.getsource(code))
+    filename = inspect.getsourcefile(code) or "<autograph>"
     tree = ast.parse(source)
     fdef = tree.body[0]
-    if not isinstance(fdef, ast.FunctionDef) or fdef.name != fn.__code__.co_name:
-        raise _CannotConvert()
-    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
+    if not isinstance(fdef, ast.FunctionDef) or fdef.name != code.co_name:
+        raise _CannotConvert("its source is not a def of its own")
+    ast.increment_lineno(tree, code.co_firstlineno - 1)
+    _refuse_unsupported(fdef)
     if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in _walk(fdef.body)):
-        raise _CannotConvert()
+        raise _CannotConvert("minitape's AutoGraph does not convert global or nonlocal")
     calls = _converted_calls(fn, fdef)
-    if not always and not calls and not any(_converts(n) for n in _walk(fdef.body)):
+    if not always and not calls and not any(_converts(n) for n in _walk(fdef.body, True)):
         return None, filename
     return _Converter(calls).function(fdef), filename
+
+
+def _refuse_unsupported(fdef):
+    """TF's refusals of a generator and of a loop with an `else` (nested functions too)."""
+    for node in _walk(fdef.body, into_scopes=True):
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            raise UnsupportedLanguageElementError("generators are not supported")
+        if isinstance(node, (ast.For, ast.While)) and node.orelse:
+            kind = "for" if isinstance(node, ast.For) else "while"
+            raise UnsupportedLanguageElementError(f"{kind}/else statement not yet supported")
 
 
 # Python's builtins that AutoGraph replaces in converted code (TF's py_builtins): on a tensor,
@@ -668,9 +699,11 @@ class _Converter:
         self.counts[base] = n + 1
         return base if n == 0 else f"{base}_{n}"
 
-    def function(self, fdef):
-        fdef.decorator_list = []
-        fdef.name = f"tf__{fdef.name}"
+    def function(self, fdef, nested=False):
+        """The converted `fdef` (`tf__<name>`; a function defined inside it keeps its name)."""
+        if not nested:
+            fdef.decorator_list = []
+            fdef.name = f"tf__{fdef.name}"
         body = self._returns(_lift_returns(fdef.body))
         params = fdef.args
         defined = {a.arg for a in params.posonlyargs + params.args + params.kwonlyargs}
@@ -773,6 +806,8 @@ class _Converter:
             stmt.items = [self._expr(item) for item in stmt.items]
             stmt.body = self._block(stmt.body, defined, live_after)
             return [stmt]
+        if isinstance(stmt, ast.FunctionDef) and _convertible_inside(stmt):
+            return [_Converter(self.calls).function(stmt, nested=True)]  # (as TF converts it)
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try)):
             return [stmt]
         return [self._expr(stmt)]
@@ -926,6 +961,14 @@ class _Converter:
             *self._undefined(state, defined, stmt),
             ast.copy_location(ast.Expr(call), stmt),
         ]
+
+
+def _convertible_inside(fdef):
+    """A function defined inside the converted one is converted with it, unless it is
+    decorated or uses `global` or `nonlocal` (left as it is, as such a function would be)."""
+    return not fdef.decorator_list and not any(
+        isinstance(n, (ast.Global, ast.Nonlocal)) for n in _walk(fdef.body)
+    )
 
 
 def _without(stmts, marks):

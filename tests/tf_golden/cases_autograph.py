@@ -4,6 +4,8 @@ the Python of both branches runs once (at tracing), and a gradient inside the fu
 zeros (not None) for what the branch or iterations that did not run would have used. Also
 tf.cond / tf.while_loop in a graph, tf.autograph.to_code, and tf.Module.name_scope."""
 
+import numpy as np
+
 from .cases import attempt, case
 
 
@@ -682,3 +684,98 @@ def autograph_converts_float_int_and_range_on_tensors(tf):
     out += [len(runs), step.experimental_get_tracing_count()]
     out += [total(tf.constant(2), tf.constant(5)), total(tf.constant(5), tf.constant(2))]
     return out + [count_up(tf.constant(1.0), tf.constant(3.0))]
+
+
+@case(message=True)
+def autograph_to_code_refusals(tf):
+    # what to_code refuses, and how: objects without code (a tf.function included: TF asks for
+    # its python_function), and Python that AutoGraph does not convert
+    import functools
+
+    def plain(x):
+        return x
+
+    def gen(x):
+        yield x
+
+    def while_else(x):
+        while x < 3:
+            x = x + 1
+        else:
+            x = x * 2
+        return x
+
+    def for_else(x):
+        for _ in range(3):
+            x = x + 1
+        else:
+            x = x * 2
+        return x
+
+    class Callable:
+        def __call__(self, x):
+            return x
+
+    out = [str(attempt(tf.autograph.to_code, e)) for e in (None, 3, "abc", len)]
+    for e in (functools.partial(plain, 1), Callable(), tf.function(plain), np.sum):
+        out.append(type(attempt(tf.autograph.to_code, e)).__name__)  # (their reprs hold addresses)
+    for fn in (gen, while_else, for_else):
+        e = attempt(tf.autograph.to_code, fn)
+        out += [isinstance(e, NotImplementedError), str(e)]
+    return out
+
+
+@case
+def autograph_converts_wrappers_and_functions_defined_inside(tf):
+    # a functools.wraps wrapper is converted as its own code, and a function defined inside a
+    # converted one is converted with it: its `if` on a tensor is a graph cond (one trace)
+    import functools
+
+    def deco(f):
+        @functools.wraps(f)
+        def wrapper(*args):
+            return f(*args)
+
+        return wrapper
+
+    @deco
+    def sign(x):
+        if x > 0:
+            x = x * 2.0
+        else:
+            x = -x
+        return x
+
+    def outer(x):
+        def inner(y):
+            if y > 0:
+                y = y * 2.0
+            else:
+                y = -y
+            return y
+
+        return inner(x)
+
+    runs = []
+
+    @tf.function
+    def f(x):
+        runs.append(1)
+        return outer(x) + sign(x)
+
+    code = tf.autograph.to_code(outer)
+    wrapper_code = tf.autograph.to_code(sign)
+    return [
+        f(tf.constant(1.0)),
+        f(tf.constant(-3.0)),
+        len(runs),
+        f.experimental_get_tracing_count(),
+        code.count("if_stmt("),
+        "def tf__wrapper" in wrapper_code,
+    ]
+
+
+@case
+def autograph_to_code_of_a_lambda(tf):
+    code = attempt(tf.autograph.to_code, lambda x: x * 2.0)
+    return [type(code).__name__]

@@ -129,6 +129,12 @@ DIFFERENT = {
         "runs the function as Python on every call and gives the eager numbers",
         {(0,): tensor("float32", [], 4.0), (1,): tensor("float32", [], 25.0)},
     ),
+    "autograph_to_code_of_a_lambda": Differs(
+        "tf.autograph.to_code of a lambda: TF prints its conversion (`tf__lam = lambda x: "
+        "ag__.with_function_scope(...)`); minitape's AutoGraph converts no lambda (it cannot "
+        "tell one lambda's source from another's on the same line) and raises ConversionError",
+        {(0,): "ConversionError"},
+    ),
     "tape_persistent_not_a_bool": Differs(
         "GradientTape(persistent='no'): TF takes the truthy string, answers the first gradient "
         "call and fails inside on the second (InternalError: internal state of the gradient "
