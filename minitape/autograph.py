@@ -36,9 +36,13 @@ returns move into its other branch, as TF's rewrite does); `break` and `continue
 converted stays Python, and runs as before (a tensor value decided in Python makes the
 function run its Python code on every call, see `function.py`): a loop containing `return`
 (on a tensor, TF's NotImplementedError), a function using `global` or `nonlocal`, lambdas,
-decorated wrappers, and any function whose source cannot be read. The user's own functions
-a converted function calls by name are converted too (`ag__.converted_call`), as TF does;
-methods and other calls (`self.block(x)`, `model(x)`) are not (TF converts those as well).
+and any function whose source cannot be read. A generator, or a loop with an `else`, is
+TF's UnsupportedLanguageElementError (`to_code` raises it; a `tf.function` warns and runs
+the function as it is). The user's own functions a converted function calls by name are
+converted too (`ag__.converted_call`), as are the functions defined inside it and a
+decorator's wrapper (its own code), as TF does; methods and other calls (`self.block(x)`,
+`model(x)`) are not (TF converts those as well). Python's `float(x)`, `int(x)` and
+`range(n)` become a cast and `tf.range` when given a tensor (`float_`, `int_`, `range_`).
 """
 
 import ast
