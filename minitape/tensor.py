@@ -45,6 +45,63 @@ class TensorShape(tuple):
     def num_elements(self):
         return int(np.prod(self)) if self else 1
 
+    # -- compatibility: a None dimension is compatible with any (TF's rules, for known ranks)
+    def is_compatible_with(self, other):
+        other = _as_shape(other)
+        return len(self) == len(other) and all(
+            a is None or b is None or a == b for a, b in zip(self, other)
+        )
+
+    def assert_is_compatible_with(self, other):
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
+
+    def merge_with(self, other):
+        """The shape both describe (a dimension known in either is known)."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {TensorShape(other)} are not compatible")
+        return TensorShape._of(tuple(a if a is not None else b for a, b in zip(self, other)))
+
+    def most_specific_compatible_shape(self, other):
+        """The most specific shape compatible with both (None where they differ)."""
+        other = _as_shape(other)
+        if len(self) != len(other):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+        return TensorShape._of(tuple(a if a == b else None for a, b in zip(self, other)))
+
+    def is_fully_defined(self):
+        return None not in self
+
+    def assert_is_fully_defined(self):
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def assert_has_rank(self, rank):
+        if len(self) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other):
+        other = TensorShape(other)
+        if len(self) != len(other):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def with_rank(self, rank):
+        self.assert_has_rank(rank)
+        return self
+
+    def with_rank_at_least(self, rank):
+        if len(self) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank):
+        if len(self) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def concatenate(self, other):
+        return TensorShape._of(tuple(self) + _as_shape(other))
+
     def __repr__(self):
         return f"TensorShape({list(self)})"
 

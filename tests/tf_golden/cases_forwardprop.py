@@ -388,3 +388,58 @@ def forward_mode_through_custom_gradient_calls_grad_fn(tf):
         return acc.jvp(y)
 
     return [jvp(numpy_sin), jvp(clipped), attempt(jvp, broken)]
+
+
+@case(message=True)
+def forward_over_back_hvp_of_variables_in_and_out_of_a_function(tf):
+    # TF's forwardprop_test testVariablesHVP, with tf.Variables: a tape inside an accumulator
+    # watching a nest of variables, the loss's shape checked with assert_is_compatible_with
+    x = tf.constant([[-0.5, 1.0], [0.5, -1.0]])
+    tv = [tf.Variable(tf.ones([2, 3])), tf.Variable(tf.zeros([3])), tf.Variable(tf.ones([3, 1]))]
+
+    def loss():
+        return tf.reduce_sum((tf.nn.relu(x @ tv[0] + tv[1]) @ tv[2] - 1.0) ** 2.0)
+
+    def hvp(f, primals, tangents):
+        with tf.autodiff.ForwardAccumulator(primals, tangents) as acc:
+            with tf.GradientTape() as tape:
+                tape.watch(primals)
+                out = f(*primals)
+                out.shape.assert_is_compatible_with([])
+            return acc.jvp(tape.gradient(out, primals))
+
+    def compute():
+        with tf.GradientTape() as tape:
+            value = loss()
+        vector = tape.gradient(value, tv)
+        (result,) = hvp(lambda unused_variables: loss(), [tv], [vector])
+        return result
+
+    return [compute(), tf.function(compute)()]
+
+
+@case(message=True)
+def tensor_shape_compatibility(tf):
+    s = tf.TensorShape([2, None])
+    return [
+        s.is_compatible_with([2, 3]),
+        s.is_compatible_with([3, 3]),
+        s.is_compatible_with([2]),
+        s.merge_with([None, 4]).as_list(),
+        s.most_specific_compatible_shape([2, 5]).as_list(),
+        tf.TensorShape([2, 3]).most_specific_compatible_shape([2, 5]).as_list(),
+        s.is_fully_defined(),
+        tf.TensorShape([1, 2]).is_fully_defined(),
+        s.concatenate([7]).as_list(),
+        s.with_rank(2).as_list(),
+        s.with_rank_at_least(1).as_list(),
+        s.with_rank_at_most(3).as_list(),
+        tf.TensorShape([2]).assert_is_compatible_with([None]),
+        attempt(tf.TensorShape([2]).assert_is_compatible_with, [3]),
+        attempt(s.merge_with, [3, 4]),
+        attempt(s.assert_is_fully_defined),
+        attempt(s.assert_has_rank, 3),
+        attempt(s.with_rank_at_least, 3),
+        attempt(s.with_rank_at_most, 1),
+        attempt(s.assert_same_rank, [1]),
+    ]
