@@ -47,6 +47,7 @@ from .array_ops import (
     tile,
 )
 from .nn_ops import reduce_logsumexp  # noqa: F401
+from .special_math_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh  # noqa: F401
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
 from . import debugging, linalg, math, nn, random, raw_ops  # noqa: F401
 from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401

@@ -155,8 +155,10 @@ class ForwardAccumulator:
 
 
 def _double_backward(op, inputs, out, attrs, tangents):
-    """J @ t for one op, from its VJP rules: the gradient of <vjp(u), t> with respect to u."""
-    u = Tensor(np.zeros_like(out._value))
+    """J @ t for one op, from its VJP rules: the gradient of <vjp(u), t> with respect to u,
+    at u = ones, as TF's `_jvp_helper` takes it (a rule that is not linear in u, as
+    EuclideanNorm's x / (norm / u), is then differentiated where it is defined)."""
+    u = Tensor(np.ones_like(out._value))
     rules = op.vjps
     with GradientTape() as tape:
         tape.watch(u)

@@ -22,6 +22,7 @@ from . import array_ops as a
 from . import debugging as d
 from . import nn_ops as n
 from . import ops as o
+from . import special_math_ops as s
 from .ops import (
     cast,
     equal,
@@ -74,6 +75,11 @@ def _reduce_extreme(g, ans, x, axis, keepdims):
     picked = cast(equal(_like_reduced(ans, x, axis, keepdims), x), x.dtype)
     count = _like_reduced(reduce_sum(picked, axis=axis, keepdims=keepdims), x, axis, keepdims)
     return picked / count * _like_reduced(g, x, axis, keepdims)
+
+
+def _not_zero(x):
+    """1 where x is not 0, else 0, in x's dtype (xlogy's and xdivy's rule for x)."""
+    return cast(o.not_equal(x, 0), x.dtype)
 
 
 def _inverse(perm):
@@ -394,6 +400,44 @@ VJPS = {
     ),
     n.Softsign: (lambda g, ans, x: apply(n.SoftsignGrad, g, x),),
     n.SoftsignGrad: (n._no_gradient("SoftsignGrad"), n._no_gradient("SoftsignGrad")),
+    # special_math_ops.py
+    s.Acos: (lambda g, ans, x: -g * s.rsqrt(1 - o.square(x)),),
+    s.Asin: (lambda g, ans, x: g * s.rsqrt(1 - o.square(x)),),
+    s.Atan: (lambda g, ans, x: g * s.reciprocal(1 + o.square(x)),),
+    s.Acosh: (lambda g, ans, x: g / s.sinh(ans),),
+    s.Asinh: (lambda g, ans, x: g / s.cosh(ans),),
+    s.Atanh: (lambda g, ans, x: g * s.reciprocal(1 - o.square(x)),),
+    s.Sinh: (lambda g, ans, x: g * s.cosh(x),),
+    s.Cosh: (lambda g, ans, x: g * s.sinh(x),),
+    s.Expm1: (lambda g, ans, x: g * o.exp(x),),
+    s.Rsqrt: (lambda g, ans, x: g * -0.5 * ans * ans * ans,),  # (TF's RsqrtGrad)
+    s.Reciprocal: (lambda g, ans, x: -g * ans * ans,),  # (TF's ReciprocalGrad)
+    s.Erfc: (lambda g, ans, x: -g * (2 / np.sqrt(np.pi)) * o.exp(-o.square(x)),),
+    s.Lgamma: (lambda g, ans, x: g * s.digamma(x),),
+    s.Digamma: (lambda g, ans, x: g * s.polygamma(o.ones_like(x), x),),
+    s.Polygamma: (None, lambda g, ans, a, x: unbroadcast(g * s.polygamma(a + 1, x), x)),
+    s.Zeta: (None, lambda g, ans, x, q: unbroadcast(-x * s.zeta(x + 1, q) * g, q)),
+    s.Atan2: (
+        lambda g, ans, y, x: unbroadcast(x * (g / (o.square(x) + o.square(y))), y),
+        lambda g, ans, y, x: unbroadcast(-y * (g / (o.square(x) + o.square(y))), x),
+    ),
+    s.Xlogy: (
+        lambda g, ans, x, y: unbroadcast(s.xlogy(_not_zero(x), y) * g, x),
+        lambda g, ans, x, y: unbroadcast(s.xdivy(x, y) * g, y),
+    ),
+    s.Xdivy: (
+        lambda g, ans, x, y: unbroadcast(s.xdivy(_not_zero(x), y) * g, x),
+        lambda g, ans, x, y: unbroadcast(s.xdivy(-x, o.square(y)) * g, y),
+    ),
+    s.SquaredDifference: (
+        lambda g, ans, x, y: unbroadcast(2 * g * (x - y), x),
+        lambda g, ans, x, y: unbroadcast(-(2 * g * (x - y)), y),
+    ),
+    s.EuclideanNorm: (  # (TF's: x / (norm / g), so a zero norm gives nan, as in TF)
+        lambda g, ans, x, axis, keepdims: (
+            x / (_like_reduced(ans, x, axis, keepdims) / _like_reduced(g, x, axis, keepdims))
+        ),
+    ),
 }
 # fmt: on
 

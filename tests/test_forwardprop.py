@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape import array_ops, debugging, grads, nn_ops, ops
+from minitape import array_ops, debugging, grads, nn_ops, ops, special_math_ops
 from minitape.tape import apply
 from minitape.testing import check_jvp
 
@@ -154,6 +154,31 @@ BY_OP = {
     ),
     nn_ops.LeakyRelu: (lambda x: tf.nn.leaky_relu(x, 0.1), [away]),
     nn_ops.LeakyReluGrad: (lambda g, x: apply(nn_ops.LeakyReluGrad, g, x, alpha=0.1), [rand, away]),
+    # special_math_ops.py
+    special_math_ops.Acos: (tf.math.acos, [lambda s: rand(s, -0.9, 0.9)]),
+    special_math_ops.Asin: (tf.math.asin, [lambda s: rand(s, -0.9, 0.9)]),
+    special_math_ops.Atan: (tf.math.atan, [rand]),
+    special_math_ops.Acosh: (tf.math.acosh, [lambda s: rand(s, 1.2, 3.0)]),
+    special_math_ops.Asinh: (tf.math.asinh, [rand]),
+    special_math_ops.Atanh: (tf.math.atanh, [lambda s: rand(s, -0.9, 0.9)]),
+    special_math_ops.Sinh: (tf.math.sinh, [rand]),
+    special_math_ops.Cosh: (tf.math.cosh, [rand]),
+    special_math_ops.Expm1: (tf.math.expm1, [rand]),
+    special_math_ops.Rsqrt: (tf.math.rsqrt, [positive]),
+    special_math_ops.Reciprocal: (tf.math.reciprocal, [away]),
+    special_math_ops.Erfc: (tf.math.erfc, [rand]),
+    special_math_ops.Lgamma: (tf.math.lgamma, [positive]),
+    special_math_ops.Digamma: (tf.math.digamma, [positive]),
+    special_math_ops.Polygamma: (
+        lambda x: tf.math.polygamma(tf.constant(2.0, tf.float64), x),
+        [positive],
+    ),
+    special_math_ops.Zeta: (lambda q: tf.math.zeta(tf.constant(3.0, tf.float64), q), [positive]),
+    special_math_ops.Atan2: (tf.math.atan2, [rand, away]),
+    special_math_ops.Xlogy: (tf.math.xlogy, [rand, positive]),
+    special_math_ops.Xdivy: (tf.math.xdivy, [rand, away]),
+    special_math_ops.SquaredDifference: (tf.math.squared_difference, [rand, rand]),
+    special_math_ops.EuclideanNorm: (lambda x: tf.math.reduce_euclidean_norm(x, 1), [away]),
 }
 # As in TF, softsign has no forward mode: its JVP would differentiate SoftsignGrad, which has
 # no gradient (LookupError in both).

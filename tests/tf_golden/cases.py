@@ -5886,4 +5886,5 @@ from . import (  # noqa: E402, F401
     cases_nn,
     cases_random,
     cases_refusals,
+    cases_special_math,
 )
