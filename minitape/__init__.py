@@ -41,16 +41,19 @@ from .array_ops import (
     einsum,
     gather,
     one_hot,
+    pad,
     repeat,
     sort,  # noqa: F401
     split,
     tile,
 )
+from .array_ops import slice_ as slice  # noqa: F401
 from .nn_ops import reduce_logsumexp  # noqa: F401
 from .special_math_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh  # noqa: F401
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
 from . import debugging, linalg, math, nn, random, raw_ops  # noqa: F401
 from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401
+from .debugging import Assert  # noqa: F401
 from .control_flow import (
     case,
     cond,
@@ -70,5 +73,7 @@ from . import autograph  # noqa: F401
 from .module import Module, name_scope  # noqa: F401
 from . import config  # noqa: F401
 from . import keras  # noqa: F401
+
+newaxis = None  # (x[:, tf.newaxis] adds an axis, as numpy's None does)
 
 __version__ = "0.1.0"

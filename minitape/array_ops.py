@@ -42,6 +42,10 @@ __all__ = [
     "argmax",
     "argmin",
     "einsum",
+    "slice_",
+    "pad",
+    "matrix_diag",
+    "matrix_diag_part",
 ]
 
 _INDEX_KINDS = "iu"
@@ -562,3 +566,153 @@ def einsum(equation, *inputs, **kwargs):
     ts = _same_dtype(ts, "Einsum")
     eq = _parse_equation(equation, [t._value.shape for t in ts])
     return apply(Einsum, *ts, equation=eq)
+
+
+# --- slice ------------------------------------------------------------------------------------
+def slice_(input_, begin, size, name=None):  # (tf.slice: `slice` is Python's, used here)
+    """`size[k]` elements from `begin[k]` along each axis k (-1: to the end), as TF's Slice.
+    Taken with the indexing op, whose gradient puts g back where the slice came from."""
+    t = read(input_)
+    # (begin and size share one dtype: Python data takes the other's, as TF converts it)
+    if isinstance(begin, _TensorLike) and not isinstance(size, _TensorLike):
+        size = convert_to_tensor(size, dtype=read(begin).dtype)
+    elif isinstance(size, _TensorLike) and not isinstance(begin, _TensorLike):
+        begin = convert_to_tensor(begin, dtype=read(size).dtype)
+    b = _int_tensor(begin, "Slice", "Index", "int32, int64", empty_is_int=False)
+    n = _int_tensor(size, "Slice", "Index", "int32, int64", empty_is_int=False)
+    if b._value.dtype != n._value.dtype:
+        raise invalid(
+            "Slice",
+            f"cannot compute Slice as input #2(zero-based) was expected to be a "
+            f"{tf_type_name(b._value.dtype)} tensor but is a {tf_type_name(n._value.dtype)} tensor",
+        )
+    shape, nd = t._value.shape, t._value.ndim
+    if b._value.shape != (nd,) or n._value.shape != (nd,):
+        raise invalid(
+            "Slice",
+            f"Expected begin and size arguments to be 1-D tensors of size {nd}, but got shapes "
+            f"{_dims(b._value.shape)} and {_dims(n._value.shape)} instead.",
+        )
+    key = []
+    for k, (start, length, dim) in enumerate(zip(b._value.tolist(), n._value.tolist(), shape)):
+        if not 0 <= start <= dim:
+            raise invalid("Slice", f"Expected begin[{k}] in [0, {dim}], but got {start}")
+        length = dim - start if length == -1 else length
+        if not 0 <= length <= dim - start:
+            raise invalid("Slice", f"Expected size[{k}] in [0, {dim - start}], but got {length}")
+        key.append(slice(start, start + length))
+    return t[tuple(key)]
+
+
+# --- pad --------------------------------------------------------------------------------------
+def _mirror_index(shape, paddings, mode):
+    """For each element of the padded array, the flat index of the element of x it copies."""
+    index = np.arange(math.prod(shape)).reshape(shape)
+    return np.pad(index, paddings, mode="reflect" if mode == "REFLECT" else "symmetric")
+
+
+def _mirror_pad_grad(g, paddings, mode, shape):
+    """The gradient of MirrorPad: each element of g added to the element of x it copies."""
+    out = np.zeros(math.prod(shape), g.dtype)
+    np.add.at(out, _mirror_index(shape, paddings, mode).reshape(-1), g.reshape(-1))
+    return out.reshape(shape)
+
+
+Pad = _op(
+    "Pad",
+    lambda x, paddings, constant: np.pad(x, paddings, constant_values=constant).astype(x.dtype),
+)
+MirrorPad = _op(
+    "MirrorPad",
+    lambda x, paddings, mode: x.reshape(-1)[_mirror_index(x.shape, paddings, mode)],
+)
+MirrorPadGrad = _op("MirrorPadGrad", _mirror_pad_grad)  # (the transpose of MirrorPad)
+_PAD_MODES = ("CONSTANT", "REFLECT", "SYMMETRIC")
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """`tensor` with `paddings[k] = [before, after]` elements added on each side of axis k:
+    `constant_values` ("CONSTANT"), or a mirror of the edge, without it ("REFLECT") or with it
+    ("SYMMETRIC")."""
+    upper = mode.upper() if isinstance(mode, str) else mode
+    if upper not in _PAD_MODES:
+        raise ValueError(
+            'Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or '
+            f'"SYMMETRIC". Received `mode` = {mode}'
+        )
+    t = read(tensor)
+    op_name = "Pad" if upper == "CONSTANT" else "MirrorPad"
+    p = _int_tensor(paddings, op_name, "Tpaddings", "int32, int64", empty_is_int=False)._value
+    shape = t._value.shape
+    if p.ndim != 2 or p.shape != (len(shape), 2):
+        raise invalid(
+            op_name,
+            f"The first dimension of paddings must be the rank of inputs{_dims(p.shape)} "
+            f"{_dims(shape)}",
+        )
+    pairs = tuple((int(a), int(b)) for a, b in p.tolist())
+    for a, b in pairs:
+        if a < 0 or b < 0:
+            raise invalid(op_name, f"Paddings must be non-negative: {a} {b}")
+    if upper == "CONSTANT":
+        c = convert_to_tensor(constant_values, dtype=t.dtype)._value
+        return apply(Pad, t, paddings=pairs, constant=c)
+    for (a, b), dim in zip(pairs, shape):
+        if upper == "REFLECT" and (a >= dim or b >= dim):
+            raise invalid(
+                op_name,
+                f"paddings must be less than the dimension size: {a}, {b} not less than {dim}",
+            )
+        if upper == "SYMMETRIC" and (a > dim or b > dim):
+            raise invalid(
+                op_name,
+                f"paddings must be no greater than the dimension size: {a}, {b} greater than {dim}",
+            )
+    return apply(MirrorPad, t, paddings=pairs, mode=upper)
+
+
+# --- the diagonal of a matrix (tf.linalg.diag, diag_part) ----------------------------------
+def _matrix_diag(v, rows, cols):
+    out = np.zeros(v.shape[:-1] + (rows, cols), v.dtype)
+    i = np.arange(v.shape[-1])
+    out[..., i, i] = v
+    return out
+
+
+MatrixDiag = _op("MatrixDiagV3", _matrix_diag)  # (a batch of vectors, each on a diagonal)
+MatrixDiagPart = _op("MatrixDiagPartV3", lambda x: np.diagonal(x, 0, -2, -1).copy())
+
+
+def _main_diagonal_only(k, more):
+    if not (isinstance(k, int) and k == 0) or more:
+        raise NotImplementedError(
+            "minitape's tf.linalg.diag and diag_part take the main diagonal only (k=0, with "
+            "the default num_rows, num_cols, padding_value and align)"
+        )
+
+
+def matrix_diag(
+    diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"
+):
+    """The square matrices (a batch of them) with `diagonal` on their main diagonal."""
+    _main_diagonal_only(k, num_rows != -1 or num_cols != -1 or padding_value != 0)
+    v = read(diagonal)
+    if v._value.ndim < 1:
+        raise invalid(
+            "MatrixDiagV3",
+            f"diagonal must be at least 1-dim, received shape: {_dims(v._value.shape)}",
+        )
+    n = v._value.shape[-1]
+    return apply(MatrixDiag, v, rows=n, cols=n)
+
+
+def matrix_diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
+    """The main diagonal of each matrix of `input` (its last two axes)."""
+    _main_diagonal_only(k, padding_value != 0)
+    x = read(input)
+    if x._value.ndim < 2:
+        raise invalid(
+            "MatrixDiagPartV3",
+            f"input must be at least 2-dim, received shape: {_dims(x._value.shape)}",
+        )
+    return apply(MatrixDiagPart, x)

@@ -13,9 +13,9 @@ from .context import STATE
 from .errors import InvalidArgumentError
 from .ops import _FLOATS, _op, _refuse
 from .tape import apply
-from .tensor import read
+from .tensor import convert_to_tensor, read
 
-__all__ = ["check_numerics", "enable_check_numerics", "disable_check_numerics"]
+__all__ = ["check_numerics", "enable_check_numerics", "disable_check_numerics", "Assert"]
 
 
 def _what_is_wrong(v):
@@ -45,6 +45,27 @@ def check_numerics(tensor, message, name=None):
     if t._value.dtype.kind not in _FLOATS:
         _refuse("CheckNumerics", t, _FLOATS)
     return apply(CheckNumerics, t, message=message)
+
+
+def Assert(condition, data, summarize=None, name=None):  # noqa: N802  (TF's name)
+    """Nothing if `condition` is true; else TF's InvalidArgumentError, with the first
+    `summarize` elements (3 by default; all for a negative number) of each tensor in `data`."""
+    if condition:
+        return None
+    summaries = []
+    for x in data:
+        v = np.asarray(convert_to_tensor(x).numpy())
+        count = 3 if summarize is None else v.size if summarize < 0 else summarize
+        if v.ndim:
+            flat = [str(e) for e in v.reshape(-1)[:count]]
+            summaries.append(", ".join(flat + (["..."] if len(flat) < v.size else [])))
+        else:
+            summaries.append(str(v[()]) if count != 0 else "")
+    raise InvalidArgumentError(
+        None,
+        None,
+        f"Expected '{condition!s}' to be true. Summarized data: {chr(10).join(summaries)}",
+    )
 
 
 class _NumericsChecker:

@@ -339,6 +339,25 @@ VJPS = {
     a.ArgMax: (None,),
     a.ArgMin: (None,),
     a.Einsum: _einsum_grads,
+    a.Pad: (  # (the padding's own value gets no gradient, as in TF)
+        lambda g, ans, x, paddings, constant: g[
+            tuple(slice(p, p + d) for (p, _), d in zip(paddings, x._value.shape))
+        ],
+    ),
+    a.MirrorPad: (
+        lambda g, ans, x, paddings, mode: apply(
+            a.MirrorPadGrad, g, paddings=paddings, mode=mode, shape=x._value.shape
+        ),
+    ),
+    a.MirrorPadGrad: (
+        lambda gg, ans, g, paddings, mode, shape: apply(
+            a.MirrorPad, gg, paddings=paddings, mode=mode
+        ),
+    ),
+    a.MatrixDiag: (lambda g, ans, v, rows, cols: apply(a.MatrixDiagPart, g),),
+    a.MatrixDiagPart: (
+        lambda g, ans, x: apply(a.MatrixDiag, g, rows=x._value.shape[-2], cols=x._value.shape[-1]),
+    ),
     # nn_ops.py
     n.Softmax: (lambda g, ans, x, axis: (g - reduce_sum(g * ans, axis, keepdims=True)) * ans,),
     n.LogSoftmax: (lambda g, ans, x, axis: g - reduce_sum(g, axis, keepdims=True) * o.exp(ans),),

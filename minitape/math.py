@@ -1,6 +1,7 @@
 """`tf.math`: element-wise math, reductions and comparisons (the top level's functions too)."""
 
 from .array_ops import argmax, argmin  # noqa: F401
+from .math_impl import reduce_std, reduce_variance  # noqa: F401
 from .nn_ops import erf, log_sigmoid, log_softmax, reduce_logsumexp, softmax  # noqa: F401
 from .ops import (  # noqa: F401
     abs,

@@ -1,7 +1,8 @@
-"""`tf.nn`: activations, softmax, the cross-entropies, `conv2d`, `embedding_lookup`, `l2_loss`."""
+"""`tf.nn`: activations, softmax, the cross-entropies, `conv2d`, `embedding_lookup`, `l2_loss`,
+`bias_add`, `moments`."""
 
 from .array_ops import embedding_lookup  # noqa: F401
-from .nn_impl import l2_loss, sigmoid_cross_entropy_with_logits  # noqa: F401
+from .nn_impl import bias_add, l2_loss, moments, sigmoid_cross_entropy_with_logits  # noqa: F401
 from .nn_ops import (  # noqa: F401
     conv2d,
     gelu,

@@ -1,4 +1,5 @@
-"""Two `tf.nn` functions built from other ops: `l2_loss` and `sigmoid_cross_entropy_with_logits`.
+"""`tf.nn` functions built from other ops: `l2_loss`, `sigmoid_cross_entropy_with_logits`,
+`bias_add` and `moments`.
 
 Both are written with minitape's own ops, in the same order as TensorFlow writes them, so the
 values and the gradients (even at awkward points such as a logit of exactly 0) are TF's.
@@ -6,9 +7,9 @@ values and the gradients (even at awkward points such as a logit of exactly 0) a
 
 from . import ops as o
 from .errors import invalid
-from .tensor import Tensor, Variable, convert_to_tensor, operand
+from .tensor import Tensor, Variable, convert_to_tensor, operand, read
 
-__all__ = ["l2_loss", "sigmoid_cross_entropy_with_logits"]
+__all__ = ["l2_loss", "sigmoid_cross_entropy_with_logits", "bias_add", "moments"]
 
 
 def l2_loss(t, name=None):
@@ -48,3 +49,43 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     relu_logits = o.where(cond, logits, zeros)  # max(x, 0)
     neg_abs_logits = o.where(cond, -logits, logits)  # -|x|
     return relu_logits - logits * labels + o.log1p(o.exp(neg_abs_logits))
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """`value + bias`, the 1-D `bias` added along the channel axis: the last one, or the
+    second with `data_format` "NC..." (checked as TF's BiasAdd checks them; its gradient for
+    `bias` is g summed over every other axis, as the broadcast add gives it)."""
+    value = read(value)
+    bias = operand(bias, value, "BiasAdd")
+    vshape, bshape = value._value.shape, bias._value.shape
+    dims = lambda shape: "[" + ",".join(map(str, shape)) + "]"  # noqa: E731
+    if len(bshape) != 1:
+        raise invalid("BiasAdd", f"Biases must be 1D: {dims(bshape)}")
+    if len(vshape) < 2:
+        raise invalid("BiasAdd", f"Input tensor must be at least 2D: {dims(vshape)}")
+    channels_first = isinstance(data_format, str) and data_format.startswith("NC")
+    axis = 1 if channels_first else len(vshape) - 1
+    if bshape[0] != vshape[axis]:
+        raise invalid(
+            "BiasAdd",
+            "Must provide as many biases as the last dimension of the input tensor: "
+            f"{dims(bshape)} vs. {dims(vshape)}",
+        )
+    if channels_first:
+        bias = o.reshape(bias, [-1] + [1] * (len(vshape) - 2))
+    return o.add(value, bias)
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """(mean, variance) of `x` over `axes`, as TF computes them: the variance is the mean of
+    the squared differences from the mean, with the mean's own gradient stopped there (so a
+    gradient through the variance does not flow back through the mean)."""
+    x = convert_to_tensor(x)
+    y = o.cast(x, "float32") if x.dtype.name == "float16" else x
+    mean = o.reduce_mean(y, axes, keepdims=True)
+    variance = o.reduce_mean(o.square(y - o.stop_gradient(mean)), axes, keepdims=True)
+    if not keepdims:
+        mean, variance = o.squeeze(mean, axes), o.squeeze(variance, axes)
+    if x.dtype.name == "float16":
+        return o.cast(mean, "float16"), o.cast(variance, "float16")
+    return mean, variance

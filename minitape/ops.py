@@ -959,8 +959,30 @@ def is_finite(x, name=None):
 
 
 # --- matrices and shapes ------------------------------------------------------------------
-def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
-    """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches)."""
+def matmul(
+    a,
+    b,
+    transpose_a=False,
+    transpose_b=False,
+    adjoint_a=False,
+    adjoint_b=False,
+    a_is_sparse=False,
+    b_is_sparse=False,
+    output_type=None,
+    grad_a=False,
+    grad_b=False,
+    name=None,
+):
+    """Matrix product of rank>=2 tensors (leading dimensions broadcast, as batches). For real
+    numbers, as here, `adjoint_a` is `transpose_a` (the sparsity hints change nothing)."""
+    if adjoint_a or adjoint_b:
+        for x, transpose, adjoint in (("a", transpose_a, adjoint_a), ("b", transpose_b, adjoint_b)):
+            if transpose and adjoint:
+                raise ValueError(
+                    f"Only one of `transpose_{x}` and `adjoint_{x}` can be True. Received "
+                    f"`transpose_{x}`={transpose}, `adjoint_{x}`={adjoint}."
+                )
+        transpose_a, transpose_b = transpose_a or adjoint_a, transpose_b or adjoint_b
     # The fast path: two matrices (tensors or variables) of one dtype, bools for the flags;
     # the rest is converted and checked below.
     if type(transpose_a) is bool and type(transpose_b) is bool:

@@ -184,3 +184,37 @@ def test_repeat_and_shuffle_of_a_scalar_as_in_tf():
     with pytest.raises(TypeError, match="Argument `axis` must be an int"):
         tf.repeat(tf.ones([2, 3]), 2, axis=tf.constant(1))
     assert float(tf.random.shuffle(1.5)) == 1.5
+
+
+# --- slice, pad, the diagonal ------------------------------------------------------------------
+@pytest.mark.parametrize("mode", ["CONSTANT", "REFLECT", "SYMMETRIC"])
+def test_pad_gradients(mode):
+    check_grads(
+        lambda x: tf.pad(x, [[2, 1], [1, 3]], mode) ** 2, np.linspace(-1, 2, 12).reshape(3, 4)
+    )
+
+
+def test_pad_reflect_and_symmetric_by_hand():
+    m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    assert tf.pad(m, [[1, 0], [1, 0]], "REFLECT").numpy().tolist() == [
+        [4.0, 3.0, 4.0],
+        [2.0, 1.0, 2.0],
+        [4.0, 3.0, 4.0],
+    ]
+    assert tf.pad(m, [[0, 0], [2, 0]], "SYMMETRIC").numpy().tolist() == [
+        [2.0, 1.0, 1.0, 2.0],
+        [4.0, 3.0, 3.0, 4.0],
+    ]
+
+
+def test_slice_and_its_gradient():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    got = tf.slice(tf.constant(x), [0, 1, 1], [2, 2, -1]).numpy()
+    assert got.tolist() == x[:, 1:3, 1:].tolist()
+    check_grads(lambda t: tf.slice(t, [1, 0, 2], [1, 3, 2]) ** 2, x)
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3)])
+def test_diag_and_diag_part_gradients(shape):
+    check_grads(lambda v: tf.linalg.diag(v) ** 2, rng.standard_normal(shape))
+    check_grads(lambda m: tf.linalg.diag_part(m) ** 2, rng.standard_normal(shape + (4,)))

@@ -111,6 +111,16 @@ BY_OP = {
     ),
     array_ops.Tile: (lambda x: tf.tile(x, [2, 1]), [rand]),
     array_ops.Einsum: (lambda a, b: tf.einsum("ij,kj->ik", a, b), [rand, rand]),
+    array_ops.Pad: (lambda x: tf.pad(x, [[1, 0], [0, 2]], constant_values=3.0), [rand]),
+    array_ops.MirrorPad: (lambda x: tf.pad(x, [[2, 1], [1, 3]], "REFLECT"), [rand]),
+    array_ops.MirrorPadGrad: (
+        lambda g: apply(
+            array_ops.MirrorPadGrad, g, paddings=((2, 1), (1, 3)), mode="SYMMETRIC", shape=(3, 4)
+        ),
+        [lambda s: rand((6, 8))],
+    ),
+    array_ops.MatrixDiag: (tf.linalg.diag, [rand]),
+    array_ops.MatrixDiagPart: (tf.linalg.diag_part, [rand]),
     nn_ops.Softmax: (tf.nn.softmax, [rand]),
     nn_ops.LogSoftmax: (tf.nn.log_softmax, [rand]),
     nn_ops.SoftmaxXent: (

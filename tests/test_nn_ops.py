@@ -219,3 +219,16 @@ def test_conv2d_explicit_padding_matches_tf():
         tf.nn.conv2d(x, f, 1, "EXPLICIT")
     with pytest.raises(TypeError):
         tf.nn.conv2d(x, f, 1, None)
+
+
+# --- bias_add, moments, reduce_variance/std (built from other ops) -----------------------------
+def test_bias_add_moments_and_variance_gradients():
+    from minitape.testing import check_grads
+
+    x = np.random.default_rng(3).standard_normal((3, 4))
+    check_grads(lambda v, b: tf.nn.bias_add(v, b) ** 2, x, x[0])
+    # (first order only: as TF's, the variance stops the mean's gradient, which changes the
+    # second derivative but not the first, the deviations summing to zero)
+    check_grads(lambda v: tf.stack(tf.nn.moments(v, axes=[0])) ** 2, x, order=1)
+    check_grads(lambda v: tf.math.reduce_variance(v, axis=1), x)
+    check_grads(lambda v: tf.math.reduce_std(v, axis=0, keepdims=True), x)

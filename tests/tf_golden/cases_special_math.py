@@ -112,3 +112,117 @@ def special_math_dtypes_tf_refuses(tf):
         attempt(tf.math.xlogy, ints, ints),
         type(attempt(tf.math.reciprocal, ints)).__name__,  # (TF: no CPU kernel for integers)
     ]
+
+
+# --- the array and nn ops TF's gradient tests reach for ---------------------------------------
+def _weighted(tf, y):
+    return tf.reshape(tf.range(tf.size(y), dtype=y.dtype), tf.shape(y))
+
+
+def _grad(tf, f, x):
+    """f(x) and the gradient of sum(f(x) * w) for a weight w = 0, 1, 2, ... over f(x)."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    return [y, tape.gradient(y, x, output_gradients=_weighted(tf, y))]
+
+
+@case(message=True)
+def slice_values_gradients_and_errors(tf):
+    x = tf.reshape(tf.range(24.0), [2, 3, 4])
+    return [
+        _grad(tf, lambda v: tf.slice(v, [0, 1, 1], [2, 2, -1]), x),
+        tf.slice(x, tf.constant([1, 0, 0], tf.int64), [1, 1, 2]),
+        attempt(tf.slice, x, [0, 1, 1], [2, 2, -2]),
+        attempt(tf.slice, x, [0, 1, 1], [2, 3, 1]),
+        attempt(tf.slice, x, [0, -1, 1], [2, 1, 1]),
+        attempt(tf.slice, x, [0, 1], [2, 2]),
+        type(attempt(tf.slice, x, [0.0, 1, 1], [2, 2, 1])).__name__,
+        attempt(tf.slice, x, tf.constant([1, 0, 0], tf.int64), tf.constant([1, 1, 2])),
+    ]
+
+
+@case(message=True)
+def pad_modes_gradients_and_errors(tf):
+    m = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    out = [
+        _grad(tf, lambda v, mode=mode: tf.pad(v, [[1, 1], [2, 1]], mode), m)
+        for mode in ("CONSTANT", "REFLECT", "SYMMETRIC", "reflect")
+    ]
+    out += [
+        tf.pad(m, [[1, 0], [0, 2]], constant_values=-1),
+        tf.pad(tf.constant([1, 2]), [[1, 1]], constant_values=7),
+        derivatives(tf, lambda v: tf.pad(v, [[2, 1], [1, 0]], "SYMMETRIC") ** 2, m),
+        attempt(tf.pad, m, [[1, 1], [1, 1]], "WRAP"),
+        attempt(tf.pad, m, [[2, 0], [0, 0]], "REFLECT"),
+        attempt(tf.pad, m, [[3, 0], [0, 0]], "SYMMETRIC"),
+        attempt(tf.pad, m, [[-1, 0], [0, 0]]),
+        attempt(tf.pad, m, [[1, 0]]),
+        attempt(tf.pad, tf.constant([1, 2]), [[1, 1]], constant_values=7.5),
+        type(attempt(tf.pad, m, [[1.0, 0], [0, 0]])).__name__,
+    ]
+    return out
+
+
+@case(message=True)
+def linalg_diag_diag_part_and_trace(tf):
+    v = tf.constant([1.0, 2.0, 3.0])
+    m = tf.reshape(tf.range(12.0), [3, 4])
+    return [
+        _grad(tf, tf.linalg.diag, v),
+        _grad(tf, tf.linalg.diag, tf.constant([[1.0, 2.0], [3.0, 4.0]])),
+        _grad(tf, tf.linalg.diag_part, m),
+        tf.linalg.diag_part(tf.reshape(tf.range(12.0), [2, 2, 3])),
+        _grad(tf, tf.linalg.trace, m),
+        attempt(tf.linalg.diag_part, v),
+        attempt(tf.linalg.diag, tf.constant(1.0)),
+    ]
+
+
+@case(message=True)
+def matmul_adjoint(tf):
+    a = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    b = tf.constant([[5.0, 6.0], [7.0, 8.0]])
+    return [
+        tf.matmul(a, b, adjoint_a=True),
+        tf.matmul(a, b, adjoint_b=True),
+        tf.matmul(a, b, a_is_sparse=True, output_type=tf.float32),
+        grads_of(tf, lambda a, b: tf.matmul(a, b, adjoint_a=True, transpose_b=True), a, b),
+        attempt(tf.matmul, a, b, transpose_a=True, adjoint_a=True),
+        attempt(tf.matmul, a, b, transpose_b=True, adjoint_b=True),
+    ]
+
+
+@case(message=True)
+def bias_add_moments_variance_and_newaxis(tf):
+    x = tf.constant([[1.0, 2.0, -1.0], [3.0, 6.0, 0.5]])
+    b = tf.constant([0.5, -1.0, 2.0])
+    return [
+        grads_of(tf, tf.nn.bias_add, x, b),
+        tf.nn.bias_add(tf.ones([1, 2, 3]), tf.constant([1.0, 2.0]), data_format="NCHW"),
+        attempt(tf.nn.bias_add, x, tf.constant([1.0, 2.0])),
+        attempt(tf.nn.bias_add, x, tf.ones([1, 3])),
+        attempt(tf.nn.bias_add, tf.ones([3]), tf.ones([3])),
+        attempt(tf.nn.bias_add, x, tf.constant([1, 2, 3])),
+        tf.nn.moments(x, axes=[0]),
+        tf.nn.moments(x, axes=[0, 1], keepdims=True),
+        tf.nn.moments(tf.constant([[1, 2], [3, 6]]), axes=[0]),
+        derivatives(tf, lambda v: tf.nn.moments(v, axes=[1])[1], x),
+        derivatives(tf, lambda v: tf.math.reduce_variance(v, axis=1), x),
+        derivatives(tf, lambda v: tf.math.reduce_std(v, axis=0, keepdims=True), x),
+        tf.math.reduce_std(x),
+        attempt(tf.math.reduce_variance, tf.constant([1, 2])),
+        x[:, tf.newaxis].shape.as_list(),
+        tf.newaxis,
+    ]
+
+
+@case(message=True)
+def debugging_assert(tf):
+    return [
+        tf.debugging.Assert(True, ["x"]),
+        tf.debugging.Assert(tf.constant(True), ["x"]),
+        attempt(tf.debugging.Assert, tf.constant(False), ["x is", tf.constant([1.0, 2.0])]),
+        attempt(tf.Assert, tf.constant(False), ["msg", tf.range(5)], summarize=2),
+        attempt(tf.Assert, tf.constant(False), [tf.constant(2.5)], summarize=-1),
+    ]
