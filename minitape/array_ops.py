@@ -22,13 +22,14 @@ from .ops import (
     _dims,
     _int32_input,
     _int_arg,
+    _int_values,
     _make_int,
     _mixes_bools,
     _op,
     transpose,
 )
 from .tape import apply
-from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
+from .tensor import Tensor, _TensorLike, convert_to_tensor, read, tf_type_name
 
 __all__ = [
     "gather",
@@ -573,12 +574,13 @@ def slice_(input_, begin, size, name=None):  # (tf.slice: `slice` is Python's, u
     """`size[k]` elements from `begin[k]` along each axis k (-1: to the end), as TF's Slice.
     Taken with the indexing op, whose gradient puts g back where the slice came from."""
     t = read(input_)
-    # (begin and size share one dtype: Python data takes the other's, as TF converts it)
-    if isinstance(begin, _TensorLike) and not isinstance(size, _TensorLike):
-        size = convert_to_tensor(size, dtype=read(begin).dtype)
-    elif isinstance(size, _TensorLike) and not isinstance(begin, _TensorLike):
-        begin = convert_to_tensor(begin, dtype=read(size).dtype)
+    # (begin and size share one dtype, as TF's op converts them: Python data takes a tensor's
+    # dtype, begin's if both are Python data or a variable; two tensors meet at the kernel)
+    if type(size) is Tensor and not isinstance(begin, _TensorLike):
+        begin = convert_to_tensor(begin, dtype=size.dtype)
     b = _int_tensor(begin, "Slice", "Index", "int32, int64", empty_is_int=False)
+    if not (isinstance(begin, _TensorLike) and isinstance(size, _TensorLike)):
+        size = convert_to_tensor(size, dtype=b.dtype)
     n = _int_tensor(size, "Slice", "Index", "int32, int64", empty_is_int=False)
     if b._value.dtype != n._value.dtype:
         raise invalid(
@@ -642,7 +644,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
         )
     t = read(tensor)
     op_name = "Pad" if upper == "CONSTANT" else "MirrorPad"
-    p = _int_tensor(paddings, op_name, "Tpaddings", "int32, int64", empty_is_int=False)._value
+    p = _int_values(paddings, "paddings", lambda m: invalid(op_name, m), "Tpaddings")
     shape = t._value.shape
     if p.ndim != 2 or p.shape != (len(shape), 2):
         raise invalid(
@@ -683,6 +685,14 @@ MatrixDiag = _op("MatrixDiagV3", _matrix_diag)  # (a batch of vectors, each on a
 MatrixDiagPart = _op("MatrixDiagPartV3", lambda x: np.diagonal(x, 0, -2, -1).copy())
 
 
+def _padding_value(given, t, value):
+    """The padding value in `t`'s dtype, as TF's op converts it (a bool tensor's is made a bool
+    first; 0 for a string or a Python bool is TF's TypeError)."""
+    if isinstance(given, _TensorLike) and t.dtype.name == "bool":
+        value = bool(value)
+    return convert_to_tensor(value, dtype=t.dtype)
+
+
 def _main_diagonal_only(k, more):
     if not (isinstance(k, int) and k == 0) or more:
         raise NotImplementedError(
@@ -697,6 +707,7 @@ def matrix_diag(
     """The square matrices (a batch of them) with `diagonal` on their main diagonal."""
     _main_diagonal_only(k, num_rows != -1 or num_cols != -1 or padding_value != 0)
     v = read(diagonal)
+    _padding_value(diagonal, v, padding_value)
     if v._value.ndim < 1:
         raise invalid(
             "MatrixDiagV3",
@@ -710,6 +721,7 @@ def matrix_diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT
     """The main diagonal of each matrix of `input` (its last two axes)."""
     _main_diagonal_only(k, padding_value != 0)
     x = read(input)
+    _padding_value(input, x, padding_value)
     if x._value.ndim < 2:
         raise invalid(
             "MatrixDiagPartV3",

@@ -55,14 +55,19 @@ def bias_add(value, bias, data_format=None, name=None):
     """`value + bias`, the 1-D `bias` added along the channel axis: the last one, or the
     second with `data_format` "NC..." (checked as TF's BiasAdd checks them; its gradient for
     `bias` is g summed over every other axis, as the broadcast add gives it)."""
-    value = read(value)
+    # (the two share one dtype: a tensor's, Python data converted to it, as TF's op does)
+    if isinstance(bias, (Tensor, Variable)) and not isinstance(value, (Tensor, Variable)):
+        bias = read(bias)
+        value = operand(value, bias, "BiasAdd")
+    else:
+        value = read(value)
     bias = operand(bias, value, "BiasAdd")
     vshape, bshape = value._value.shape, bias._value.shape
     dims = lambda shape: "[" + ",".join(map(str, shape)) + "]"  # noqa: E731
-    if len(bshape) != 1:
-        raise invalid("BiasAdd", f"Biases must be 1D: {dims(bshape)}")
     if len(vshape) < 2:
         raise invalid("BiasAdd", f"Input tensor must be at least 2D: {dims(vshape)}")
+    if len(bshape) != 1:
+        raise invalid("BiasAdd", f"Biases must be 1D: {dims(bshape)}")
     channels_first = isinstance(data_format, str) and data_format.startswith("NC")
     axis = 1 if channels_first else len(vshape) - 1
     if bshape[0] != vshape[axis]:
@@ -80,7 +85,9 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     """(mean, variance) of `x` over `axes`, as TF computes them: the variance is the mean of
     the squared differences from the mean, with the mean's own gradient stopped there (so a
     gradient through the variance does not flow back through the mean)."""
-    x = convert_to_tensor(x)
+    if not isinstance(x, (Tensor, Variable)):  # (TF reads x.dtype first, unconverted)
+        raise AttributeError(f"'{type(x).__name__}' object has no attribute 'dtype'")
+    x = read(x)
     y = o.cast(x, "float32") if x.dtype.name == "float16" else x
     mean = o.reduce_mean(y, axes, keepdims=True)
     variance = o.reduce_mean(o.square(y - o.stop_gradient(mean)), axes, keepdims=True)

@@ -355,6 +355,10 @@ _KIND_NAMES = {
 }
 
 
+# The dtypes an op lists in its error, where they are not those of its kinds (by op name)
+_ALLOWED_BY_OP = {}
+
+
 def _refuse(op_name, x, kinds):
     dt = x._value.dtype
     if kinds == _BOOLS:
@@ -366,7 +370,8 @@ def _refuse(op_name, x, kinds):
     raise invalid(
         op_name,
         f"Value for attr 'T' of {_dt.from_numpy(dt).name} is not in the list "
-        f"of allowed values: {_KIND_NAMES.get(kinds, _KIND_NAMES[_NUMBERS])}",
+        "of allowed values: "
+        + _ALLOWED_BY_OP.get(op_name, _KIND_NAMES.get(kinds, _KIND_NAMES[_NUMBERS])),
     )
 
 

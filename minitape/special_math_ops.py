@@ -15,10 +15,8 @@ import math
 import numpy as np
 
 from . import ops as o
-from .errors import NotFoundError, invalid
+from .errors import NotFoundError
 from .ops import _FLOATS, _REAL_FLOATS, _binary, _op, _unary
-from .tape import apply
-from .tensor import _TensorLike, read
 
 __all__ = [
     "acos",
@@ -46,12 +44,14 @@ __all__ = [
 
 
 def _elementwise(scalar_fn, nargs=1):
-    """A numpy forward from a function of `nargs` Python floats (computed in float64, the
-    result in the last input's dtype)."""
+    """A numpy forward from a function of `nargs` float64 numbers (numpy's, so that a division
+    by zero or an overflow gives inf or nan, as in C, not a Python exception); the result in
+    the last input's dtype."""
     ufunc = np.frompyfunc(scalar_fn, nargs, 1)
 
     def forward(*xs):
-        out = ufunc(*[np.asarray(x, np.float64) for x in xs])
+        with np.errstate(all="ignore"):
+            out = ufunc(*[np.asarray(x, np.float64) for x in xs])
         return np.asarray(out, np.float64).astype(xs[-1].dtype)[()]
 
     return forward
@@ -78,13 +78,14 @@ _PSI_SERIES = (
 
 
 def _digamma(x):
-    if math.isnan(x):
+    x = np.float64(x)
+    if np.isnan(x):
         return x
     reflection = 0.0
     if x <= 0:
-        if x == math.floor(x):
-            return math.nan
-        reflection = math.pi / math.tan(math.pi * (x - math.floor(x)))
+        if x == np.floor(x):
+            return np.nan
+        reflection = np.pi / np.tan(np.pi * (x - np.floor(x)))
         x = 1 - x
     w = 0.0
     while x < 10:
@@ -96,7 +97,7 @@ def _digamma(x):
         for c in _PSI_SERIES:
             y = y * z + c
         y *= z
-    return math.log(x) - 0.5 / x - y - w - reflection
+    return np.log(x) - 0.5 / x - y - w - reflection
 
 
 # Cephes' zeta (the Hurwitz zeta function), as Eigen's: a direct sum to a >= 9, then the
@@ -119,23 +120,29 @@ _EPS = np.finfo(np.float64).eps
 
 
 def _zeta(s, q):
-    if math.isnan(s) or math.isnan(q):
-        return math.nan
+    s, q = np.float64(s), np.float64(q)
+    if np.isnan(s) or np.isnan(q):
+        return np.nan
     if s == 1:
-        return math.inf
+        return np.inf
     if s < 1:
-        return math.nan
+        return np.nan
     if q <= 0:
-        if q == math.floor(q):
-            return math.inf if s == math.floor(s) and int(s) % 2 == 0 else math.nan
-        if s != math.floor(s):
-            return math.nan  # (a negative q to a fractional power)
-    total, a, i, b = q**-s, q, 0, 0.0
+        if q == np.floor(q):
+            even = np.isfinite(s) and s == np.floor(s) and int(s) % 2 == 0
+            return np.inf if even or np.isinf(s) else np.nan
+        if s != np.floor(s):
+            return np.nan  # (a negative q to a fractional power)
+    if np.isinf(q):
+        return 0.0
+    if np.isinf(s):  # (q ** -inf alone: 1 at q = 1, inf below, 0 above)
+        return 1.0 if q == 1 else np.inf if q < 1 else 0.0
+    total, a, i, b = np.power(q, -s), q, 0, 0.0
     while i < 9 or a <= 9:
         i, a = i + 1, a + 1
-        b = a**-s
+        b = np.power(a, -s)
         total += b
-        if total != 0 and abs(b / total) < _EPS:  # (C's b / 0 is inf: no early stop)
+        if abs(b / total) < _EPS:  # (b / 0 is inf, as in C: no early stop)
             return total
     w = a
     total += b * w / (s - 1) - 0.5 * b
@@ -145,7 +152,7 @@ def _zeta(s, q):
         b /= w
         t = a * b / c
         total += t
-        if total != 0 and abs(t / total) < _EPS:
+        if abs(t / total) < _EPS:
             break
         k += 1
         a *= s + k
@@ -155,11 +162,12 @@ def _zeta(s, q):
 
 
 def _polygamma(n, x):
-    if n != math.floor(n) or n < 0:
-        return math.nan
+    n = np.float64(n)
+    if not np.isfinite(n) or n != np.floor(n) or n < 0:
+        return np.nan
     if n == 0:
         return _digamma(x)
-    return (-1) ** (n + 1) * math.exp(math.lgamma(n + 1)) * _zeta(n + 1, x)
+    return (-1) ** (n + 1) * np.exp(math.lgamma(n + 1)) * _zeta(n + 1, x)
 
 
 # --- the primitives -----------------------------------------------------------------------
@@ -202,56 +210,43 @@ EuclideanNorm = _op(
 
 
 # --- the public functions -----------------------------------------------------------------
-# The dtypes each op has kernels for, as TF's error lists them (minitape has no complex dtype)
-_WITH_COMPLEX = "bfloat16, half, float, double, complex64, complex128"
-_REAL = "bfloat16, half, float, double"
+# TF's lists of dtypes in its errors, where they are not those of the ops' kinds
+o._ALLOWED_BY_OP.update(
+    {
+        **dict.fromkeys(
+            ["Acos", "Asin", "Atan", "Acosh", "Asinh", "Atanh", "Sinh", "Cosh", "Expm1", "Rsqrt"],
+            "bfloat16, half, float, double, complex64, complex128",
+        ),
+        "Xlogy": "half, bfloat16, float, double, complex64, complex128",
+        "Xdivy": "half, bfloat16, float, double, complex64, complex128",
+        "Polygamma": "float, double",
+        "Zeta": "float, double",
+        "SquaredDifference": "bfloat16, half, float, double, int32, int64, complex64, complex128",
+    }
+)
 
 
-def _refuse_unless_float(op, x, allowed):
-    if x._value.dtype.kind != "f":
-        raise invalid(
-            op.name,
-            f"Value for attr 'T' of {x.dtype.name} is not in the list of allowed values: {allowed}",
-        )
-
-
-def _unary_float(op, allowed=_WITH_COMPLEX):
+def _unary_fn(op, kinds=_FLOATS):
     def fn(x, name=None):
-        x = o._input(x, _FLOATS)
-        _refuse_unless_float(op, x, allowed)
-        return apply(op, x)
+        return _unary(op, x, kinds)
 
+    fn.__name__ = fn.__qualname__ = op.name.lower()
     return fn
 
 
-def _binary_float(op, fn_name, doc, allowed):
-    """A binary op's function: both operands converted as `ops._binary` converts them; a
-    tensor operand that is not floating refused with the op's own list of dtypes."""
-    binary = _binary(op, fn_name, doc, _REAL_FLOATS)
-
-    def fn(x, y, name=None):
-        for t in (x, y):
-            if isinstance(t, _TensorLike):
-                _refuse_unless_float(op, read(t), allowed)
-        return binary(x, y)
-
-    fn.__name__, fn.__doc__ = fn_name, doc
-    return fn
-
-
-acos = _unary_float(Acos)
-asin = _unary_float(Asin)
-atan = _unary_float(Atan)
-acosh = _unary_float(Acosh)
-asinh = _unary_float(Asinh)
-atanh = _unary_float(Atanh)
-sinh = _unary_float(Sinh)
-cosh = _unary_float(Cosh)
-expm1 = _unary_float(Expm1)
-rsqrt = _unary_float(Rsqrt)
-erfc = _unary_float(Erfc, _REAL)
-lgamma = _unary_float(Lgamma, _REAL)
-digamma = _unary_float(Digamma, _REAL)
+acos = _unary_fn(Acos)
+asin = _unary_fn(Asin)
+atan = _unary_fn(Atan)
+acosh = _unary_fn(Acosh)
+asinh = _unary_fn(Asinh)
+atanh = _unary_fn(Atanh)
+sinh = _unary_fn(Sinh)
+cosh = _unary_fn(Cosh)
+expm1 = _unary_fn(Expm1)
+rsqrt = _unary_fn(Rsqrt)
+erfc = _unary_fn(Erfc, _REAL_FLOATS)
+lgamma = _unary_fn(Lgamma, _REAL_FLOATS)
+digamma = _unary_fn(Digamma, _REAL_FLOATS)
 
 
 def reciprocal(x, name=None):
@@ -266,22 +261,23 @@ def reciprocal(x, name=None):
     return _unary(Reciprocal, x, _FLOATS)
 
 
-polygamma = _binary_float(
-    Polygamma,
-    "polygamma",
-    "The a-th derivative of digamma at x (nan unless a is whole).",
-    "float, double",
-)
-zeta = _binary_float(
-    Zeta,
-    "zeta",
-    "The Hurwitz zeta function, the sum over k >= 0 of (k + q) ** -x.",
-    "float, double",
-)
-atan2 = _binary_float(Atan2, "atan2", "The angle of the point (x, y), element-wise.", _REAL)
-_HALF_FIRST = "half, bfloat16, float, double, complex64, complex128"
-xlogy = _binary_float(Xlogy, "xlogy", "x * log(y), and 0 where x is 0.", _HALF_FIRST)
-xdivy = _binary_float(Xdivy, "xdivy", "x / y, and 0 where x is 0.", _HALF_FIRST)
+_polygamma = _binary(Polygamma, "polygamma", None, _REAL_FLOATS)
+_zeta = _binary(Zeta, "zeta", None, _REAL_FLOATS)
+
+
+def polygamma(a, x, name=None):
+    """The a-th derivative of digamma at x (nan unless a is a whole number)."""
+    return _polygamma(a, x)
+
+
+def zeta(x, q, name=None):
+    """The Hurwitz zeta function: the sum over k >= 0 of (k + q) ** -x."""
+    return _zeta(x, q)
+
+
+atan2 = _binary(Atan2, "atan2", "The angle of the point (x, y), element-wise.", _REAL_FLOATS)
+xlogy = _binary(Xlogy, "xlogy", "x * log(y), and 0 where x is 0.", _FLOATS)
+xdivy = _binary(Xdivy, "xdivy", "x / y, and 0 where x is 0.", _FLOATS)
 squared_difference = _binary(
     SquaredDifference, "squared_difference", "(x - y) ** 2, element-wise.", o._NUMBERS
 )

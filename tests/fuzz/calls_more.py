@@ -69,6 +69,10 @@ def _inc(tf):
 
 S = Slot
 MORE = {
+    # the base arguments of tf.slice and tf.pad (not sampled into other calls)
+    "[0,1]": lambda tf: [0, 1],
+    "[1,2]": lambda tf: [1, 2],
+    "[[1,0],[0,1]]": lambda tf: [[1, 0], [0, 1]],
     # callables
     "fn:true": _f(lambda tf: lambda *a: True),
     "fn:tf_true": _f(lambda tf: lambda *a: tf.constant(True)),
