@@ -19,6 +19,7 @@ What a call passes on, as Keras 3 does:
   regularized weight, computed when it is read.
 """
 
+import contextlib
 import functools
 import inspect
 import re
@@ -55,6 +56,16 @@ def _variable_path(layer, name):
     return "/".join(scope + [name])
 
 
+@contextlib.contextmanager
+def name_scope(layer):
+    """Name the variables built in here under `layer` ('model/dense/kernel')."""
+    _scope.append(layer.name)
+    try:
+        yield
+    finally:
+        _scope.pop()
+
+
 @functools.lru_cache(maxsize=None)
 def _accepts(fn, arg):
     """Does `fn` take a keyword argument named `arg` (or **kwargs)?"""
@@ -85,6 +96,8 @@ class Layer:
         self.built = False
         self.activity_regularizer = regularizers.get(activity_regularizer)
         self._losses = []
+        self._inbound_nodes = []  # its calls on KerasTensors (keras_tensor.py)
+        self._built_output = None  # its output shapes when it was built ('(1, 2)')
         if input_dim is not None:
             input_shape = (input_dim,)
         # Only used by Sequential, to build the model as soon as it is created.
@@ -120,7 +133,8 @@ class Layer:
             self._clear_losses()
         _scope.append(self.name)  # variables built in here are named under this layer
         try:
-            if not self.built:
+            building = not self.built
+            if building:
                 with init_scope():  # variables are created once, outside any trace or tape
                     self.build(
                         nest.map_structure(lambda t: t.shape if is_tensor(t) else None, inputs)
@@ -128,6 +142,11 @@ class Layer:
                 self.built = True
             self._resolve_training(kwargs)
             outputs = self.call(inputs, *args, **kwargs)
+            if building:
+                self._built_output = nest.map_structure(
+                    lambda t: "(" + ", ".join(map(str, t.shape)) + ")" if is_tensor(t) else None,
+                    outputs,
+                )
             if self.activity_regularizer is not None:
                 for output in nest.flatten(outputs):
                     if is_tensor(output):
@@ -278,7 +297,7 @@ class Layer:
                     visit(item)
 
         for key, value in vars(self).items():
-            if key != "_losses":
+            if key not in ("_losses", "_inbound_nodes", "_built_output"):
                 visit(value)
         return variables, layers, seeds
 

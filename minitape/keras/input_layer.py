@@ -22,6 +22,7 @@ class InputLayer(Layer):
         self.batch_shape = tuple(batch_shape)
         self.built = True
         node = Node(self, is_input=True)
+        self._inbound_nodes.append(node)
         node.outputs = KerasTensor(self.batch_shape, self.dtype, name=self.name, node=node)
         self.output = node.outputs
 

@@ -74,6 +74,7 @@ def symbolic_call(layer, inputs, args, kwargs):
     """`layer` called on KerasTensors: run it on examples to learn its outputs' shapes (and
     build it), record the call, and return KerasTensors for its outputs."""
     node = Node(layer, inputs, args, kwargs)
+    layer._inbound_nodes.append(node)
     first = next(t for t in nest.flatten((inputs, args, kwargs)) if _symbolic(t))
     unknown_batch = bool(first.shape) and first.shape[0] is None
 

@@ -18,10 +18,9 @@ Variables set directly), so there is nothing to register. It is also a trainer (
 `compile` then `fit` trains it, with Keras' `train_step` or your own.
 """
 
-from ..function import init_scope
-from ..ops import zeros
-from .base_layer import Layer
+from .base_layer import Layer, name_scope
 from .keras_tensor import KerasTensor
+from .summary import print_summary
 from .trainer import TensorFlowTrainer
 
 __all__ = ["Model", "Sequential"]
@@ -51,6 +50,18 @@ class Model(TensorFlowTrainer, Layer):
     @property
     def layers(self):
         return self._tracked()[1]
+
+    def summary(
+        self,
+        line_length=None,
+        positions=None,
+        print_fn=None,
+        expand_nested=False,
+        show_trainable=False,
+        layer_range=None,
+    ):
+        """Print Keras 3's table of the layers: name (type), output shape, parameters."""
+        print_summary(self, line_length, positions, print_fn)
 
     def call(self, inputs, training=None):
         raise NotImplementedError(
@@ -86,9 +97,12 @@ class Sequential(Model):
             )
         self._layers.append(layer)
         shape = self._batch_input_shape or self._layers[0]._batch_input_shape
-        if shape is not None:
-            with init_scope():  # run an example through, to build every layer
-                self(zeros((1,) + tuple(shape[1:]), self._layers[0].dtype))
+        if shape is not None:  # call the layers on a keras.Input: that builds every layer
+            x = self._input.output if self._input else KerasTensor(shape, self._layers[0].dtype)
+            with name_scope(self):  # (the weights' paths start with the model's name)
+                for each in self._layers:
+                    x = each(x)
+            self.built = True
 
     @property
     def layers(self):

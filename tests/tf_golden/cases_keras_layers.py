@@ -329,3 +329,44 @@ def keras_model_losses(tf):
         tape.gradient(total, model.trainable_variables),
         attempt(tf.keras.layers.Layer(name="l").add_loss, 1.0),
     ]
+
+
+def _summary(model, **kwargs):
+    lines = []
+    model.summary(print_fn=lambda text, **kw: lines.append(text), **kwargs)
+    return lines
+
+
+@case(message=True)
+def keras_model_summary_tables(tf):
+    tf.keras.utils.set_random_seed(0)
+    inputs = tf.keras.Input(shape=(3,), name="features")
+    h = tf.keras.layers.Dense(4, activation="relu", name="hidden")(inputs)
+    h = tf.keras.layers.BatchNormalization(name="norm")(h)
+    chain = tf.keras.Model(inputs, tf.keras.layers.Dense(1, name="out")(h), name="mlp")
+    a = tf.keras.Input(shape=(2,), name="a")
+    b = tf.keras.Input(shape=(3,), name="b")
+    joined = tf.keras.layers.Concatenate(name="join")([a, b])
+    graph = tf.keras.Model([a, b], tf.keras.layers.Dense(1, name="o")(joined), name="two")
+    seq = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(3, name="d1")], name="s")
+    unbuilt = tf.keras.Sequential([tf.keras.layers.Dense(3, name="d9")], name="unbuilt")
+
+    class Net(tf.keras.Model):
+        def __init__(self):
+            super().__init__(name="net")
+            self.flat = tf.keras.layers.Flatten(name="flat")
+            self.d = tf.keras.layers.Dense(2, name="dd")
+
+        def call(self, x):
+            return self.d(self.flat(x))
+
+    net = Net()
+    net(tf.ones((1, 3, 1)))
+    return [
+        _summary(chain, line_length=76),
+        _summary(graph, line_length=76),
+        _summary(seq, line_length=76),
+        _summary(seq, line_length=60),
+        _summary(unbuilt, line_length=76),
+        _summary(net, line_length=90),
+    ]
