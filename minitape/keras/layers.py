@@ -1,5 +1,5 @@
-"""`tf.keras.layers`: Dense and Conv2D here, the other layers in the files that say what
-they hold, and `Layer` (base_layer.py) to write your own.
+"""`tf.keras.layers`: Dense, Conv2D and Conv2DTranspose here, the other layers in the files
+that say what they hold, and `Layer` (base_layer.py) to write your own.
 
 * layers_core.py: Flatten, Reshape, Dropout, ReLU, LeakyReLU, Activation, Concatenate, Add,
   Embedding, GlobalAveragePooling2D, Lambda;
@@ -33,6 +33,7 @@ __all__ = [
     "InputLayer",
     "Dense",
     "Conv2D",
+    "Conv2DTranspose",
     "Activation",
     "Add",
     "BatchNormalization",
@@ -195,6 +196,9 @@ class Conv2D(Layer):
             bias_regularizer,
         )
 
+    def _kernel_shape(self, channels):
+        return self.kernel_size + (channels, self.filters)
+
     def build(self, input_shape):
         shape = TensorShape(input_shape)
         if len(shape) != 4:
@@ -203,7 +207,7 @@ class Conv2D(Layer):
                 f"ndim=4, found ndim={len(shape)}. Full shape received: {tuple(shape)}"
             )
         self.kernel = self.add_weight(
-            self.kernel_size + (shape[-1], self.filters),
+            self._kernel_shape(shape[-1]),
             self.kernel_initializer,
             name="kernel",
             regularizer=self.kernel_regularizer,
@@ -223,6 +227,35 @@ class Conv2D(Layer):
         outputs = conv2d(cast(inputs, self.dtype), self.kernel, self.strides, self.padding.upper())
         if self.use_bias:
             outputs = outputs + self.bias
+        return self.activation(outputs)
+
+
+class Conv2DTranspose(Conv2D):
+    """The transpose of a convolution: each input position spreads through the kernel onto a
+    `strides`-times larger output ("same": size * stride; "valid": (size - 1) * stride +
+    max(kernel, stride)), as in a GAN's generator. `kernel` has shape (kernel height, kernel
+    width, filters, input channels)."""
+
+    def _kernel_shape(self, channels):
+        return self.kernel_size + (self.filters, channels)
+
+    def call(self, inputs):
+        from ..nn_ops import conv2d_transpose
+        from ..ops import reshape
+
+        n, h, w, _ = inputs.shape
+        sizes = []
+        for size, k, s in zip((h, w), self.kernel_size, self.strides):
+            sizes.append(size * s if self.padding == "same" else (size - 1) * s + max(k, s))
+        outputs = conv2d_transpose(
+            cast(inputs, self.dtype),
+            self.kernel,
+            (n, *sizes, self.filters),
+            self.strides,
+            self.padding.upper(),
+        )
+        if self.use_bias:
+            outputs = outputs + reshape(self.bias, (1, 1, 1, self.filters))
         return self.activation(outputs)
 
 

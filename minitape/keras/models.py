@@ -79,7 +79,7 @@ class Sequential(Model):
     def __init__(self, layers=None, trainable=True, name=None):  # (Keras 3 takes no more)
         super().__init__(trainable=trainable, name=name)
         self._layers = []
-        self._input = None
+        self._input = self._output = None  # the KerasTensors, when the input shape is known
         for layer in layers or []:
             self.add(layer)
 
@@ -102,11 +102,25 @@ class Sequential(Model):
             with name_scope(self):  # (the weights' paths start with the model's name)
                 for each in self._layers:
                     x = each(x)
+            self._output = x
             self.built = True
 
     @property
     def layers(self):
         return list(self._layers)
+
+    @property
+    def input_shape(self):
+        return self._symbolic("input_shape", self._batch_input_shape)
+
+    @property
+    def output_shape(self):
+        return self._symbolic("output_shape", None if self._output is None else self._output.shape)
+
+    def _symbolic(self, what, shape):
+        if shape is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined {what} yet.")
+        return tuple(shape)
 
     @property
     def _input_dtype(self):

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import random as _tf_random
 from ..dtypes import as_dtype, float32, int32, int64
-from ..ops import cast, convert_to_tensor, floormod, where, zeros_like
+from ..ops import add, cast, convert_to_tensor, floormod, identity, where, zeros_like
 from .initializers import _default_seed
 from .variables import Variable as KerasVariable
 
@@ -45,9 +45,10 @@ class SeedGenerator:
         )
 
     def next(self):
-        """The state as it is now (an int64 pair); the counter moves on by one."""
-        value = convert_to_tensor(self.state.numpy())
-        self.state.assign(self.state.numpy() + np.array([0, 1], np.int64))
+        """The state as it is now (an int64 pair); the counter moves on by one. (Ops only, so
+        that a tf.function replays the draw with the state of each call.)"""
+        value = identity(self.state.value)
+        self.state.assign(add(value, np.array([0, 1], np.int64)))
         return value
 
 

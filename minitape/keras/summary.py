@@ -5,11 +5,13 @@ chain of layers, 108 with a "Connected to" column for a graph, at most the termi
 minus 4). The columns get fixed shares of that width, and when the table (with a space of
 padding each side of a cell) is too wide, rich takes the excess from the columns evenly,
 rounding as it goes; this module does the same arithmetic, so the table is Keras' own,
-character for character, for names and shapes that fit in their cells.
+character for character (a text too long for its cell wraps at its spaces, as in rich,
+and a word too long for it ends in '…').
 """
 
 import math
 import shutil
+import textwrap
 
 from .. import nest
 
@@ -43,25 +45,30 @@ def _column_widths(positions, line_length):
     return padded
 
 
-def _cell(text, width, align):
-    """One cell: a space each side, the text left or right in between (cut if too long)."""
+def _cell_lines(text, width, align):
+    """A cell's lines: the text wrapped at spaces to fit between a space each side (a word
+    too long ends in '…'), each line left or right within."""
     inner = width - 2
-    text = text[:inner]
-    return " " + (text.rjust(inner) if align == "right" else text.ljust(inner)) + " "
+    lines = textwrap.wrap(text, inner, break_long_words=False) or [""]
+    lines = [t if len(t) <= inner else t[: inner - 1] + "…" for t in lines]
+    return [" " + (t.rjust(inner) if align == "right" else t.ljust(inner)) + " " for t in lines]
 
 
 def _table(header, rows, widths, aligns):
     def rule(left, fill, mid, right):
         return left + mid.join(fill * w for w in widths) + right
 
-    def line(cells, bar):
-        return bar + bar.join(_cell(c, w, a) for c, w, a in zip(cells, widths, aligns)) + bar
+    def lines(cells, bar):
+        parts = [_cell_lines(c, w, a) for c, w, a in zip(cells, widths, aligns)]
+        height = max(len(p) for p in parts)
+        parts = [p + [" " * w] * (height - len(p)) for p, w in zip(parts, widths)]
+        return [bar + bar.join(row) + bar for row in zip(*parts)]
 
-    out = [rule("┏", "━", "┳", "┓"), line(header, "┃"), rule("┡", "━", "╇", "┩")]
+    out = [rule("┏", "━", "┳", "┓"), *lines(header, "┃"), rule("┡", "━", "╇", "┩")]
     for i, row in enumerate(rows):
         if i:
             out.append(rule("├", "─", "┼", "┤"))
-        out.append(line(row, "│"))
+        out.extend(lines(row, "│"))
     out.append(rule("└", "─", "┴", "┘"))
     return out
 

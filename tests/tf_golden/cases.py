@@ -5887,4 +5887,5 @@ from . import (  # noqa: E402, F401
     cases_nn,
     cases_random,
     cases_refusals,
+    cases_tutorial_dcgan,
 )

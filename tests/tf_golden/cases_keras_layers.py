@@ -369,4 +369,54 @@ def keras_model_summary_tables(tf):
         _summary(seq, line_length=60),
         _summary(unbuilt, line_length=76),
         _summary(net, line_length=90),
+        _summary(unbuilt, line_length=60),
+        _summary(
+            tf.keras.Sequential(
+                [tf.keras.layers.Dense(3, name="a_long_name_for_a_dense")], name="l"
+            ),
+            line_length=50,
+        ),
     ]
+
+
+@case
+def keras_conv2d_transpose(tf):
+    tf.keras.utils.set_random_seed(3)
+    x = _x(tf, 2, 3, 3, 2)
+    same = tf.keras.layers.Conv2DTranspose(4, 3, strides=2, padding="same", name="up")
+    valid = tf.keras.layers.Conv2DTranspose(
+        1, (2, 3), strides=(2, 1), activation="tanh", name="up2", bias_initializer="ones"
+    )
+    filters = tf.reshape(tf.range(3 * 3 * 4 * 2, dtype=tf.float32), (3, 3, 4, 2)) / 20.0
+    with tf.GradientTape() as tape:
+        tape.watch([x, filters])
+        y = tf.nn.conv2d_transpose(x, filters, (2, 7, 7, 4), 2, "VALID")
+        loss = tf.reduce_sum(y * y)
+    return [
+        _grads(tf, same, x),
+        _grads(tf, valid, x),
+        [v.shape for v in same.weights],
+        tf.nn.conv2d_transpose(x, filters, [2, 6, 6, 4], [1, 2, 2, 1], "SAME"),
+        y,
+        tape.gradient(loss, [x, filters]),
+    ]
+
+
+@case
+def keras_normalization_second_derivatives(tf):
+    """tf.nn.moments holds the mean constant in the variance: TF's second derivatives are not
+    the exact ones, and minitape's are TF's."""
+    ln = tf.keras.layers.LayerNormalization(name="ln")
+    bn = tf.keras.layers.BatchNormalization(name="bn")
+    x = _x(tf, 3, 4)
+    out = []
+    for f in (lambda t: ln(t), lambda t: bn(t, training=True)):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(f(x) ** 3)
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(g * g)
+        out.append([g, outer.gradient(s, x)])
+    return out
