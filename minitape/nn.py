@@ -5,6 +5,7 @@ from .array_ops import embedding_lookup  # noqa: F401
 from .nn_impl import bias_add, l2_loss, moments, sigmoid_cross_entropy_with_logits  # noqa: F401
 from .nn_ops import (  # noqa: F401
     conv2d,
+    conv2d_transpose,
     gelu,
     leaky_relu,
     log_softmax,

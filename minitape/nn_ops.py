@@ -598,3 +598,49 @@ def _no_gradient(op_name):
 def log_sigmoid(x, name=None):
     """log(sigmoid(x)) = -softplus(-x), without the underflow."""
     return -o.softplus(-_float_tensor(x, "Softplus"))
+
+
+# --- conv2d_transpose -----------------------------------------------------------------------
+def conv2d_transpose(
+    input,  # noqa: A002
+    filters,
+    output_shape,
+    strides,
+    padding="SAME",
+    data_format="NHWC",
+    dilations=None,
+    name=None,
+):
+    """The transpose of conv2d (what its gradient does to the output's gradient): `input` of
+    shape (N, h, w, in) spread through `filters` of shape (height, width, out, in) onto an
+    output of `output_shape` (N, H, W, out). TF computes it as Conv2DBackpropInput, whose
+    gradients are convolutions again."""
+    x = read(input)
+    f = read(filters) if isinstance(filters, _TensorLike) else convert_to_tensor(filters, x.dtype)
+    if data_format != "NHWC":
+        raise invalid(
+            "Conv2DBackpropInput",
+            f"The Conv2D op on the CPU supports data_format 'NHWC' only, got {data_format!r}",
+        )
+    shape = tuple(int(d) for d in np.asarray(read(output_shape)._value).reshape(-1))
+    if len(shape) != 4 or shape[3] != f._value.shape[2] or x._value.shape[3] != f._value.shape[3]:
+        raise invalid(
+            "Conv2DBackpropInput",
+            f"Conv2DSlowBackpropInput: input and filter must have the same depth and the "
+            f"output shape {list(shape)} must be 4-D with filter's out channels",
+        )
+
+    def pair(v, default):
+        v = default if v is None else v
+        v = [v] if isinstance(v, int) else list(v)
+        return (v[0], v[0]) if len(v) == 1 else (v[1], v[2]) if len(v) == 4 else tuple(v)
+
+    return apply(
+        Conv2DBackpropInput,
+        x,
+        f,
+        input_shape=shape,
+        strides=pair(strides, 1),
+        dilations=pair(dilations, 1),
+        padding=padding,
+    )

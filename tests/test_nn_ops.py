@@ -232,3 +232,26 @@ def test_bias_add_moments_and_variance_gradients():
     check_grads(lambda v: tf.stack(tf.nn.moments(v, axes=[0])) ** 2, x, order=1)
     check_grads(lambda v: tf.math.reduce_variance(v, axis=1), x)
     check_grads(lambda v: tf.math.reduce_std(v, axis=0, keepdims=True), x)
+
+
+CONV_TRANSPOSES = [  # (input shape, filter shape, output shape, strides, padding)
+    ((1, 3, 3, 1), (3, 3, 2, 1), (1, 5, 5, 2), 1, "VALID"),
+    ((2, 2, 3, 2), (3, 3, 1, 2), (2, 4, 6, 1), 2, "SAME"),
+    ((1, 3, 2, 1), (2, 3, 2, 1), (1, 6, 4, 2), [2, 1], "VALID"),
+]
+
+
+@pytest.mark.parametrize("xs,fs,out,strides,padding", CONV_TRANSPOSES, ids=str)
+def test_conv2d_transpose_gradients(xs, fs, out, strides, padding):
+    check_grads(
+        lambda x, f: tf.nn.conv2d_transpose(x, f, out, strides, padding), rand(*xs), rand(*fs)
+    )
+
+
+def test_conv2d_transpose_is_the_gradient_of_conv2d():
+    x, f, g = (tf.constant(rand(*s)) for s in ((1, 5, 5, 2), (3, 3, 2, 3), (1, 3, 3, 3)))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.conv2d(x, f, 2, "SAME")
+    by_tape = tape.gradient(y, x, output_gradients=g)
+    assert np.allclose(tf.nn.conv2d_transpose(g, f, (1, 5, 5, 2), 2, "SAME"), by_tape)

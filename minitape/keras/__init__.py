@@ -1,7 +1,11 @@
 """`tf.keras`: just enough of Keras to train models with a GradientTape.
 
-* `layers.Dense`, and `Layer` to write your own;
-* `Model` (subclass it) and `Sequential([...])`;
+* `layers`: Dense, Conv2D, Dropout, BatchNormalization, LayerNormalization, Embedding,
+  Flatten, Reshape, ReLU, LeakyReLU, Activation, Concatenate, Add, GlobalAveragePooling2D,
+  Lambda, and `Layer` to write your own (with `add_loss`, and `losses`);
+* `Model` (subclass it), `Model(inputs, outputs)` on `keras.Input`s, `Sequential([...])`;
+* `regularizers` (l1, l2, l1_l2): a layer's `kernel_regularizer=` adds to `model.losses`;
+* `random`: Keras' seeded draws and `SeedGenerator`;
 * `losses`: MeanSquaredError, MeanAbsoluteError, BinaryCrossentropy (and function forms);
 * `optimizers`: SGD (with momentum), Adam and RMSprop;
 * `activations` and `initializers` by name;
@@ -24,8 +28,11 @@ from . import (  # noqa: F401
     metrics,
     models,
     optimizers,
+    random,
+    regularizers,
     utils,
 )
-from .layers import Layer  # noqa: F401
+from .functional import Functional  # noqa: F401
+from .layers import Input, Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
 from .variables import Variable  # noqa: F401

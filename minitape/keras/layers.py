@@ -1,231 +1,69 @@
-"""Layers: objects that own variables and map inputs to outputs.
+"""`tf.keras.layers`: Dense, Conv2D and Conv2DTranspose here, the other layers in the files
+that say what they hold, and `Layer` (base_layer.py) to write your own.
 
-A layer creates its variables the first time it is called, because only then does it know
-its input's size: `Dense(4)` can follow a 3-feature or a 300-feature input. That first call
-runs `build(input_shape)`, then every call runs `call(inputs)`.
-
-A layer finds its variables by looking at its own attributes: a `Variable` stored on it is
-its own, a `Layer` stored on it (or in a list/tuple/dict attribute) contributes its
-variables too. That is all `trainable_variables` does, for a Dense layer as for a whole
-model written as a `Model` subclass.
+* layers_core.py: Flatten, Reshape, Dropout, ReLU, LeakyReLU, Activation, Concatenate, Add,
+  Embedding, GlobalAveragePooling2D, Lambda;
+* layers_norm.py: BatchNormalization, LayerNormalization;
+* input_layer.py: Input and InputLayer.
 """
 
-import functools
-import inspect
-import re
-
-from .. import nest
-from ..function import init_scope
 from ..ops import cast, matmul
-from ..tensor import Tensor, TensorShape, Variable, convert_to_tensor, is_tensor
-from . import activations, initializers
-from .dtype_policies import policy_dtype
-from .variables import Variable as KerasVariable
+from ..tensor import TensorShape, is_tensor
+from . import activations, initializers, regularizers
+from .base_layer import Layer, _unique_name  # noqa: F401  (_unique_name: metrics, losses)
+from .input_layer import Input, InputLayer  # noqa: F401
+from .layers_core import (  # noqa: F401
+    Activation,
+    Add,
+    Concatenate,
+    Dropout,
+    Embedding,
+    Flatten,
+    GlobalAveragePooling2D,
+    Lambda,
+    LeakyReLU,
+    ReLU,
+    Reshape,
+)
+from .layers_norm import BatchNormalization, LayerNormalization  # noqa: F401
 
-__all__ = ["Layer", "Dense", "Conv2D"]
-
-_name_counts = {}
-_scope = []  # the names of the layers being called or built, outermost first (Keras' name scope)
-
-
-def _unique_name(cls):
-    """'dense', then 'dense_1', 'dense_2', ... (snake_case of the class name, as Keras)."""
-    base = re.sub("(.)([A-Z][a-z0-9]+)", r"\1_\2", cls.__name__)
-    base = re.sub("([a-z])([A-Z])", r"\1_\2", base).lower()
-    n = _name_counts.get(base, 0)
-    _name_counts[base] = n + 1
-    return base if n == 0 else f"{base}_{n}"
-
-
-def _variable_path(layer, name):
-    """'outer/.../layer/name': the layers being called when `layer` builds its variables."""
-    scope = _scope if _scope and _scope[-1] == layer.name else _scope + [layer.name]
-    return "/".join(scope + [name])
-
-
-@functools.lru_cache(maxsize=None)
-def _accepts(fn, arg):
-    """Does `fn` take a keyword argument named `arg` (or **kwargs)?"""
-    params = inspect.signature(fn).parameters
-    return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
-class Layer:
-    """The base class: variables found in attributes, lazy `build`, `__call__` -> `call`."""
-
-    def __init__(
-        self, trainable=True, name=None, dtype=None, input_shape=None, input_dim=None, **kwargs
-    ):
-        if kwargs:
-            raise ValueError(
-                f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}"
-            )
-        self.name = name or _unique_name(type(self))
-        self.trainable = trainable
-        self.dtype = policy_dtype(dtype).name
-        self.built = False
-        if input_dim is not None:
-            input_shape = (input_dim,)
-        # Only used by Sequential, to build the model as soon as it is created.
-        self._batch_input_shape = None if input_shape is None else (None,) + tuple(input_shape)
-
-    # -- what a subclass writes ----------------------------------------------------------
-    def build(self, input_shape):
-        """Create the variables, now that the input shape is known."""
-        self.built = True
-
-    def call(self, inputs, *args, **kwargs):
-        return inputs
-
-    def _check_input(self, inputs):
-        """Raise a clear error if `inputs` cannot go through this layer (see Dense)."""
-
-    # -- calling -------------------------------------------------------------------------
-    def __call__(self, inputs, *args, **kwargs):
-        for leaf in nest.flatten(inputs):  # Keras 3 refuses Python numbers and strings
-            if isinstance(leaf, (bool, int, float, complex, str, bytes)):
-                raise ValueError(
-                    "Only input tensors may be passed as positional arguments. The following "
-                    f"argument value should be passed as a keyword argument: {leaf} "
-                    f"(of type {type(leaf)})"
-                )
-        inputs = nest.map_structure(self._as_input, inputs)
-        self._check_input(inputs)
-        _scope.append(self.name)  # variables built in here are named under this layer
-        try:
-            if not self.built:
-                with init_scope():  # variables are created once, outside any trace or tape
-                    self.build(
-                        nest.map_structure(lambda t: t.shape if is_tensor(t) else None, inputs)
-                    )
-                self.built = True
-            if "training" in kwargs and not _accepts(type(self).call, "training"):
-                del kwargs["training"]  # a layer that behaves the same either way ignores it
-            return self.call(inputs, *args, **kwargs)
-        finally:
-            _scope.pop()
-
-    @property
-    def _input_dtype(self):
-        """The dtype floating inputs are cast to (Keras 3's `input_dtype`)."""
-        return self.dtype
-
-    def _as_input(self, x):
-        """numpy data becomes a tensor; floating inputs are cast to the layer's input dtype."""
-        if x is None or isinstance(x, (bool, str)):
-            return x
-        t = x if isinstance(x, Tensor) else convert_to_tensor(x)
-        dtype = self._input_dtype
-        return cast(t, dtype) if t.dtype.is_floating and t.dtype != dtype else t
-
-    # -- the variables -------------------------------------------------------------------
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, name=None):
-        """A new Keras variable of this layer, named `name` with the layers being built as
-        its `path` ('dense/kernel'); `initializer` by name or object (Glorot uniform by
-        default, as Keras 3's for floats)."""
-        shape = () if shape is None else tuple(shape)
-        init = initializers.get("glorot_uniform" if initializer is None else initializer)
-        name = name or "variable"
-        return KerasVariable(
-            init,
-            shape,
-            dtype=dtype or self.dtype,
-            trainable=trainable,
-            name=name,
-            path=_variable_path(self, name),
-        )
-
-    def _tracked(self):
-        """The variables and the sub-layers stored in this layer's attributes, in order."""
-        variables, layers = [], []
-
-        def visit(x):
-            if isinstance(x, (KerasVariable, Variable)):
-                variables.append(x)
-            elif isinstance(x, Layer):
-                layers.append(x)
-            elif isinstance(x, (list, tuple)):
-                for item in x:
-                    visit(item)
-            elif isinstance(x, dict):
-                for item in x.values():
-                    visit(item)
-
-        for value in vars(self).values():
-            visit(value)
-        return variables, layers
-
-    def _walk(self, seen):
-        """(variable, is it trainable here?) for own variables first, then sub-layers'."""
-        if id(self) in seen:
-            return
-        seen.add(id(self))
-        variables, layers = self._tracked()
-        for v in variables:
-            yield v, self.trainable and v.trainable
-        for layer in layers:
-            for v, trainable in layer._walk(seen):
-                yield v, self.trainable and trainable
-
-    def _weights(self, trainable):
-        found = {}
-        for v, t in self._walk(set()):
-            if t == trainable and id(v) not in found:
-                found[id(v)] = v
-        return list(found.values())
-
-    @property
-    def trainable_weights(self):
-        """The variables an optimizer should update: what `tape.gradient` is asked about."""
-        return self._weights(True)
-
-    @property
-    def non_trainable_weights(self):
-        return self._weights(False)
-
-    @property
-    def weights(self):
-        return self.trainable_weights + self.non_trainable_weights
-
-    trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
-    variables = weights
-
-    def get_weights(self):
-        """The weights' current values as numpy arrays."""
-        return [w.numpy() for w in self.weights]
-
-    def set_weights(self, weights):
-        """Assign numpy values to the weights, in the order `get_weights` gives them."""
-        mine = self.weights
-        if len(weights) != len(mine):
-            raise ValueError(
-                f"Layer {self.name!r} expects {len(mine)} weights, but the given "
-                f"list has {len(weights)} entries."
-            )
-        for var, value in zip(mine, weights):
-            if not hasattr(value, "shape"):  # (Keras 3 compares value.shape: an AttributeError)
-                raise TypeError(
-                    f"set_weights takes arrays (or tensors), one per weight; got {value!r} "
-                    f"of type {type(value).__name__} for {var.name!r}"
-                )
-            value = convert_to_tensor(value, dtype=var.dtype)
-            if value.shape != var.shape:
-                raise ValueError(
-                    f"Layer weight shape {tuple(var.shape)} not compatible with "
-                    f"provided weight shape {tuple(value.shape)}"
-                )
-            var.assign(value)
-
-    def __repr__(self):
-        module = type(self).__module__.replace("minitape.", "tf.")
-        return f"<{module}.{type(self).__name__} name={self.name!r}>"
+__all__ = [
+    "Layer",
+    "Input",
+    "InputLayer",
+    "Dense",
+    "Conv2D",
+    "Conv2DTranspose",
+    "Activation",
+    "Add",
+    "BatchNormalization",
+    "Concatenate",
+    "Dropout",
+    "Embedding",
+    "Flatten",
+    "GlobalAveragePooling2D",
+    "Lambda",
+    "LayerNormalization",
+    "LeakyReLU",
+    "ReLU",
+    "Reshape",
+]
 
 
-def _kernel_and_bias(layer, activation, use_bias, kernel_initializer, bias_initializer):
+def _kernel_and_bias(
+    layer,
+    activation,
+    use_bias,
+    kernel_initializer,
+    bias_initializer,
+    kernel_regularizer=None,
+    bias_regularizer=None,
+):
     """The options Dense and Conv2D share: an activation, whether there is a bias, how the
-    kernel and the bias start (both made by `build`)."""
+    kernel and the bias start (both made by `build`) and what penalizes them."""
     layer.activation = activations.get(activation)
+    layer.kernel_regularizer = regularizers.get(kernel_regularizer)
+    layer.bias_regularizer = regularizers.get(bias_regularizer)
     layer.use_bias = use_bias
     layer.kernel_initializer = initializers.get(kernel_initializer)
     layer.bias_initializer = initializers.get(bias_initializer)
@@ -246,6 +84,8 @@ class Dense(Layer):
         use_bias=True,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -255,7 +95,15 @@ class Dense(Layer):
                 f"integer. Received: units={units}"
             )
         self.units = units
-        _kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer)
+        _kernel_and_bias(
+            self,
+            activation,
+            use_bias,
+            kernel_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            bias_regularizer,
+        )
 
     def _check_input(self, inputs):
         if not is_tensor(inputs):  # (None, a string, a dict: Keras' words)
@@ -281,10 +129,18 @@ class Dense(Layer):
     def build(self, input_shape):
         in_features = TensorShape(input_shape)[-1]
         self.kernel = self.add_weight(
-            (in_features, int(self.units)), self.kernel_initializer, name="kernel"
+            (in_features, int(self.units)),
+            self.kernel_initializer,
+            name="kernel",
+            regularizer=self.kernel_regularizer,
         )
         if self.use_bias:
-            self.bias = self.add_weight((int(self.units),), self.bias_initializer, name="bias")
+            self.bias = self.add_weight(
+                (int(self.units),),
+                self.bias_initializer,
+                name="bias",
+                regularizer=self.bias_regularizer,
+            )
         self.built = True
 
     def call(self, inputs):
@@ -311,6 +167,8 @@ class Conv2D(Layer):
         use_bias=True,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
         **kwargs,
     ):
         super().__init__(**kwargs)
@@ -328,7 +186,18 @@ class Conv2D(Layer):
                 f"['valid', 'same', 'causal']. Received: {padding}"
             )
         self.padding = str(padding).lower()
-        _kernel_and_bias(self, activation, use_bias, kernel_initializer, bias_initializer)
+        _kernel_and_bias(
+            self,
+            activation,
+            use_bias,
+            kernel_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            bias_regularizer,
+        )
+
+    def _kernel_shape(self, channels):
+        return self.kernel_size + (channels, self.filters)
 
     def build(self, input_shape):
         shape = TensorShape(input_shape)
@@ -338,10 +207,18 @@ class Conv2D(Layer):
                 f"ndim=4, found ndim={len(shape)}. Full shape received: {tuple(shape)}"
             )
         self.kernel = self.add_weight(
-            self.kernel_size + (shape[-1], self.filters), self.kernel_initializer, name="kernel"
+            self._kernel_shape(shape[-1]),
+            self.kernel_initializer,
+            name="kernel",
+            regularizer=self.kernel_regularizer,
         )
         if self.use_bias:
-            self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias")
+            self.bias = self.add_weight(
+                (self.filters,),
+                self.bias_initializer,
+                name="bias",
+                regularizer=self.bias_regularizer,
+            )
         self.built = True
 
     def call(self, inputs):
@@ -350,6 +227,35 @@ class Conv2D(Layer):
         outputs = conv2d(cast(inputs, self.dtype), self.kernel, self.strides, self.padding.upper())
         if self.use_bias:
             outputs = outputs + self.bias
+        return self.activation(outputs)
+
+
+class Conv2DTranspose(Conv2D):
+    """The transpose of a convolution: each input position spreads through the kernel onto a
+    `strides`-times larger output ("same": size * stride; "valid": (size - 1) * stride +
+    max(kernel, stride)), as in a GAN's generator. `kernel` has shape (kernel height, kernel
+    width, filters, input channels)."""
+
+    def _kernel_shape(self, channels):
+        return self.kernel_size + (self.filters, channels)
+
+    def call(self, inputs):
+        from ..nn_ops import conv2d_transpose
+        from ..ops import reshape
+
+        n, h, w, _ = inputs.shape
+        sizes = []
+        for size, k, s in zip((h, w), self.kernel_size, self.strides):
+            sizes.append(size * s if self.padding == "same" else (size - 1) * s + max(k, s))
+        outputs = conv2d_transpose(
+            cast(inputs, self.dtype),
+            self.kernel,
+            (n, *sizes, self.filters),
+            self.strides,
+            self.padding.upper(),
+        )
+        if self.use_bias:
+            outputs = outputs + reshape(self.bias, (1, 1, 1, self.filters))
         return self.activation(outputs)
 
 

@@ -18,9 +18,9 @@ Variables set directly), so there is nothing to register. It is also a trainer (
 `compile` then `fit` trains it, with Keras' `train_step` or your own.
 """
 
-from ..function import init_scope
-from ..ops import zeros
-from .layers import Layer
+from .base_layer import Layer, name_scope
+from .keras_tensor import KerasTensor
+from .summary import print_summary
 from .trainer import TensorFlowTrainer
 
 __all__ = ["Model", "Sequential"]
@@ -31,18 +31,37 @@ class Model(TensorFlowTrainer, Layer):
     layers in `__init__` (after `super().__init__()`). `compile`/`fit`/`evaluate`/`predict`
     and the `train_step` to override come from the trainer."""
 
+    def __new__(cls, *args, **kwargs):
+        """`Model(inputs, outputs)` is a Functional model (functional.py), as in Keras 3."""
+        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+            from .functional import Functional  # (functional.py subclasses Model)
+
+            cls = Functional  # (Python then runs Functional.__init__ with the arguments)
+        return super().__new__(cls)
+
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
             raise NotImplementedError(
-                "minitape's Model does not support the functional API "
-                "Model(inputs, outputs): subclass Model and write call(), "
-                "or use Sequential([...])."
+                "minitape's Model subclasses do not take Model(inputs, outputs): write call(), "
+                "or make the model with tf.keras.Model(inputs, outputs)."
             )
         super().__init__(**kwargs)
 
     @property
     def layers(self):
         return self._tracked()[1]
+
+    def summary(
+        self,
+        line_length=None,
+        positions=None,
+        print_fn=None,
+        expand_nested=False,
+        show_trainable=False,
+        layer_range=None,
+    ):
+        """Print Keras 3's table of the layers: name (type), output shape, parameters."""
+        print_summary(self, line_length, positions, print_fn)
 
     def call(self, inputs, training=None):
         raise NotImplementedError(
@@ -60,24 +79,48 @@ class Sequential(Model):
     def __init__(self, layers=None, trainable=True, name=None):  # (Keras 3 takes no more)
         super().__init__(trainable=trainable, name=name)
         self._layers = []
+        self._input = self._output = None  # the KerasTensors, when the input shape is known
         for layer in layers or []:
             self.add(layer)
 
     def add(self, layer):
+        if isinstance(layer, KerasTensor) and layer.node is not None and layer.node.is_input:
+            if self._layers or self._input is not None:
+                raise ValueError("Sequential model may only have one Input, and first.")
+            self._input = layer.node.layer  # (an InputLayer: not one of the model's layers)
+            self._batch_input_shape = self._input.batch_shape
+            return
         if not isinstance(layer, Layer):
             raise ValueError(
                 "Only instances of `keras.Layer` can be added to a Sequential model. "
                 f"Received: {layer} (of type {type(layer)})"
             )
         self._layers.append(layer)
-        shape = self._layers[0]._batch_input_shape
-        if shape is not None:
-            with init_scope():  # run an example through, to build every layer
-                self(zeros((1,) + shape[1:], self._layers[0].dtype))
+        shape = self._batch_input_shape or self._layers[0]._batch_input_shape
+        if shape is not None:  # call the layers on a keras.Input: that builds every layer
+            x = self._input.output if self._input else KerasTensor(shape, self._layers[0].dtype)
+            with name_scope(self):  # (the weights' paths start with the model's name)
+                for each in self._layers:
+                    x = each(x)
+            self._output = x
+            self.built = True
 
     @property
     def layers(self):
         return list(self._layers)
+
+    @property
+    def input_shape(self):
+        return self._symbolic("input_shape", self._batch_input_shape)
+
+    @property
+    def output_shape(self):
+        return self._symbolic("output_shape", None if self._output is None else self._output.shape)
+
+    def _symbolic(self, what, shape):
+        if shape is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined {what} yet.")
+        return tuple(shape)
 
     @property
     def _input_dtype(self):

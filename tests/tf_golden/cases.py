@@ -5882,9 +5882,11 @@ from . import (  # noqa: E402, F401
     cases_course_nb11,
     cases_course_nb12,
     cases_keras_fit,
+    cases_keras_layers,
     cases_more_ops,
     cases_nn,
     cases_random,
     cases_refusals,
     cases_special_math,
+    cases_tutorial_dcgan,
 )
