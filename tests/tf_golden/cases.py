@@ -5882,6 +5882,7 @@ from . import (  # noqa: E402, F401
     cases_course_nb11,
     cases_course_nb12,
     cases_keras_fit,
+    cases_keras_training,
     cases_more_ops,
     cases_nn,
     cases_random,

@@ -72,17 +72,6 @@ DIFFERENT = {
         "TF's too (keras_fit_trace_counts)",
         {(0, 1): 3, (1, 1): 3},
     ),
-    "keras_fit_shuffled_by_default": Differs(
-        "fit shuffles the examples before each epoch unless shuffle=False; minitape does not "
-        "draw TF's shuffle and refuses instead of training on another order",
-        {
-            (): raises(
-                "NotImplementedError",
-                "minitape's fit does not shuffle (Keras shuffles the examples before each "
-                "epoch by default): pass shuffle=False.",
-            )
-        },
-    ),
     "gradient_output_gradients_python_list": Differs(
         "output_gradients=[1.0, 0.0, -2.0] for one [3] target: TF zips the three entries with "
         "the one target, uses 1.0 and silently ignores the rest; minitape raises ValueError "

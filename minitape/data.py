@@ -1,0 +1,5 @@
+"""`tf.data`: input pipelines (to come)."""
+
+
+class Dataset:
+    pass
