@@ -68,6 +68,6 @@ from .function import TensorSpec, function, init_scope  # noqa: F401
 from . import autograph  # noqa: F401
 from .module import Module  # noqa: F401
 from . import config  # noqa: F401
-from . import keras  # noqa: F401
+from . import data, keras  # noqa: F401
 
 __version__ = "0.1.0"

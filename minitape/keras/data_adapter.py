@@ -206,15 +206,29 @@ class _DatasetData:
         self.num_batches = count if count >= 0 else None
 
     def one_pass(self):
-        for data in self.dataset:
-            if self.class_weight is not None:
-                x, y, _ = unpack_x_y_sample_weight(data)
-                data = (
-                    x,
-                    y,
-                    convert_to_tensor(class_weight_to_sample_weights(y, self.class_weight)),
-                )
-            yield data
+        """A new iterator over the dataset, made now (a reshuffling dataset draws its seeds
+        now: Keras makes the next epoch's iterator as soon as a pass ends)."""
+        elements = iter(self.dataset)
+        if self.class_weight is None:
+            return elements
+        return (self._weighted(data) for data in elements)
+
+    def _weighted(self, data):
+        """(x, y, the weight of each example's class), as Keras maps a dataset: the weights
+        in a table indexed by the class (argmax of a one-hot y, else y rounded), 1.0 for a
+        class not given; a class past the table fails as TF's gather does."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        if sample_weight is not None:
+            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+        table = [self.class_weight.get(c, 1.0) for c in range(max(self.class_weight) + 1)]
+        labels = y.numpy()
+        if labels.ndim >= 2:
+            if labels.shape[-1] > 1:
+                labels = np.argmax(labels, axis=-1)
+            else:
+                labels = np.squeeze(labels, axis=-1)
+        classes = convert_to_tensor(np.round(labels).astype(np.int32))
+        return x, y, gather(convert_to_tensor(np.array(table, np.float32)), classes)
 
 
 class EpochIterator:
