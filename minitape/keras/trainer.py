@@ -68,7 +68,10 @@ class _LossFunctionWrapper(losses_module.Loss):
 
     def call(self, y_true, y_pred):
         y_true, y_pred = losses_module._squeeze_or_expand(y_true, y_pred)
-        return self._fn(y_true, y_pred)
+        values = self._fn(y_true, y_pred)
+        if values is None:  # (TF fails converting it to a tensor)
+            raise ValueError("None values not supported.")
+        return values
 
 
 class _CompileLoss:

@@ -396,3 +396,59 @@ def keras_train_test_and_predict_step_return_shapes(tf):
         predict(lambda y, _: {"a": y, "b": y + 1}),
         predict(lambda y, _: [y]),
     ]
+
+
+@case
+def keras_train_optimizer_clipping_only_above_zero_and_weight_decay(tf):
+    # Keras clips only with a value > 0 (0.0 and -1.0 leave the gradients alone); a clipvalue
+    # that is an array of strings fails on its truth value; weight_decay shrinks each
+    # variable by w * weight_decay * lr before the step
+    def step(opt):
+        w = tf.Variable([1.0, -2.0])
+        result = attempt(opt.apply_gradients, [(tf.constant([0.5, 3.0]), w)])
+        return result if isinstance(result, Exception) else w
+
+    out = []
+    for kw in (
+        {"clipvalue": 0.0},
+        {"clipnorm": 0.0},
+        {"global_clipnorm": 0.0},
+        {"clipvalue": -1.0},
+        {"clipvalue": 1.0},
+        {"weight_decay": 0.1},
+        {"clipvalue": np.array(["a", "b"])},
+    ):
+        out.append(
+            [step(tf.keras.optimizers.Adam(0.1, **kw)), step(tf.keras.optimizers.SGD(0.1, **kw))]
+        )
+    return out
+
+
+@case
+def keras_train_optimizer_apply_zips_gradients_and_variables(tf):
+    # apply(grads, variables) pairs them as zip does: extra variables (or gradients) are left
+    w1, w2 = tf.Variable(1.0), tf.Variable(2.0)
+    tf.keras.optimizers.SGD(0.1).apply([tf.constant(1.0)], [w1, w2])
+    first = [w1.numpy(), w2.numpy()]
+    tf.keras.optimizers.SGD(0.1).apply([tf.constant(1.0), tf.constant(1.0)], [w1])
+    return [first, w1, w2]
+
+
+@case
+def keras_train_metrics_sum_and_mean_weighted_over_extra_axes(tf):
+    # per-example weights over values with more axes: Sum sums the extra axes, Mean averages
+    out = []
+    for cls in (tf.keras.metrics.Sum, tf.keras.metrics.Mean):
+        for values in ([[1.0, 2.0], [3.0, 4.0]], np.ones((2, 3, 2))):
+            metric = cls()
+            metric.update_state(values, sample_weight=[1.0, 2.0])
+            out.append(metric.result())
+    return out
+
+
+@case(message=True)
+def keras_train_compiled_loss_returning_none(tf):
+    tf.keras.utils.set_random_seed(0)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss=lambda y_true, y_pred: None)
+    return attempt(model.fit, X, Y, verbose=0)
