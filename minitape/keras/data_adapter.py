@@ -232,8 +232,7 @@ class _DatasetData:
 
 
 class EpochIterator:
-    """`enumerate_epoch()` gives (step, batch) for the steps of one epoch (Keras 3's
-    EpochIterator, one step per execution)."""
+    """`enumerate_epoch()` walks one epoch's steps (Keras 3's EpochIterator)."""
 
     def __init__(
         self,
@@ -265,31 +264,49 @@ class EpochIterator:
     def _new_pass(self):
         self._current, self._steps_seen = iter(self.data.one_pass()), 0
 
-    def enumerate_epoch(self):
+    def enumerate_epoch(self, steps_per_execution=1):
+        """(first step, last step, batches) for each execution of one epoch: up to
+        `steps_per_execution` batches each (the last step is first + steps_per_execution - 1
+        even when the data ends sooner, as in Keras)."""
+        per = steps_per_execution
         steps = self.steps_per_epoch or self._num_batches or -1
         if steps < 0:  # a dataset of unknown length: until it ends
             self._new_pass()
-            for step, batch in enumerate(self._current):
-                self._steps_seen = step + 1
-                yield step, batch
-            self._num_batches = self._num_batches or self._steps_seen
+            step = 0
+            while True:
+                batches = self._take(per)
+                if not batches:
+                    break
+                self._steps_seen = step + per
+                yield step, step + per - 1, batches
+                step += per
+            self._num_batches = self._num_batches or step
             return
         if self._current is None or self.steps_per_epoch is None:
             self._new_pass()
-        for step in range(steps):
+        for step in range(0, steps, per):
             if self._num_batches and self._steps_seen >= self._num_batches:
                 if self.steps_per_epoch:
                     _interrupted_warning()
                 break
-            batch = next(self._current, None)
-            if batch is None:  # (a dataset shorter than it said)
+            self._steps_seen += per
+            batches = self._take(per)
+            if not batches:  # (a dataset shorter than it said)
                 _interrupted_warning()
                 self._current = None
                 return
-            self._steps_seen += 1
-            yield step, batch
+            yield step, step + per - 1, batches
         if self._num_batches and self._steps_seen >= self._num_batches:
             self._new_pass()
+
+    def _take(self, n):
+        batches = []
+        for _ in range(n):
+            batch = next(self._current, None)
+            if batch is None:
+                break
+            batches.append(batch)
+        return batches
 
 
 def _interrupted_warning():

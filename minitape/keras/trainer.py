@@ -171,6 +171,7 @@ class Trainer:
     _compile_metrics = None
     _loss_tracker = None
     _run_eagerly = False
+    steps_per_execution = 1
     train_function = test_function = predict_function = None
 
     def compile(
@@ -189,10 +190,7 @@ class Trainer:
         loss (object, function or name: 'mse', 'binary_crossentropy', ...) and metrics (names:
         'mae', 'mse'; or Metric objects). Each compile makes a new loss tracker and a new step
         function. `jit_compile` and `auto_scale_loss` are accepted and ignored."""
-        if steps_per_execution != 1:
-            raise NotImplementedError(
-                "minitape's fit runs one step per call: steps_per_execution=1."
-            )
+        self.steps_per_execution = steps_per_execution  # (steps run between callbacks)
         self.optimizer = optimizers_module.get(optimizer)
         self._compile_loss = None if loss is None else _CompileLoss(loss, loss_weights)
         self.loss = loss
@@ -398,10 +396,11 @@ class TensorFlowTrainer(Trainer):
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            for step, data in epoch_iterator.enumerate_epoch():
-                callbacks.on_train_batch_begin(step)
-                logs = self._checked_logs(self.train_function(data), "train_step")
-                callbacks.on_train_batch_end(step, logs)
+            for begin, end, batches in epoch_iterator.enumerate_epoch(self.steps_per_execution):
+                callbacks.on_train_batch_begin(begin)
+                for data in batches:  # (steps_per_execution steps between callbacks)
+                    logs = self._checked_logs(self.train_function(data), "train_step")
+                callbacks.on_train_batch_end(end, logs)
                 if self.stop_training:
                     break
             # the metrics' results, not the last step's dict, when the keys match
@@ -448,10 +447,11 @@ class TensorFlowTrainer(Trainer):
         callbacks.on_test_begin()
         logs = {}
         self.reset_metrics()
-        for step, data in epoch_iterator.enumerate_epoch():
-            callbacks.on_test_batch_begin(step)
-            logs = self._checked_logs(self.test_function(data), "test_step")
-            callbacks.on_test_batch_end(step, logs)
+        for begin, end, batches in epoch_iterator.enumerate_epoch(self.steps_per_execution):
+            callbacks.on_test_batch_begin(begin)
+            for data in batches:
+                logs = self._checked_logs(self.test_function(data), "test_step")
+            callbacks.on_test_batch_end(end, logs)
             if self.stop_evaluating:
                 break
         logs = pythonify_logs(self._get_metrics_result_or_logs(logs))
@@ -467,18 +467,19 @@ class TensorFlowTrainer(Trainer):
         self.stop_predicting = False
         callbacks.on_predict_begin()
         structure, parts = None, []  # parts: for each leaf of the outputs, its batches
-        for step, data in epoch_iterator.enumerate_epoch():
-            callbacks.on_predict_batch_begin(step)
-            batch_outputs = self.predict_function(data)
-            structure, leaves = batch_outputs, nest.flatten(batch_outputs)
-            parts = parts or [[] for _ in leaves]
-            for batches, leaf in zip(parts, leaves):
-                batches.append(leaf)
-            callbacks.on_predict_batch_end(step, {"outputs": batch_outputs})
+        for begin, end, batches in epoch_iterator.enumerate_epoch(self.steps_per_execution):
+            callbacks.on_predict_batch_begin(begin)
+            for data in batches:
+                batch_outputs = self.predict_function(data)
+                structure, leaves = batch_outputs, nest.flatten(batch_outputs)
+                parts = parts or [[] for _ in leaves]
+                for collected, leaf in zip(parts, leaves):
+                    collected.append(leaf)
+            callbacks.on_predict_batch_end(end, {"outputs": batch_outputs})
             if self.stop_predicting:
                 break
         callbacks.on_predict_end()
-        return nest.pack_sequence_as(structure, [_joined(batches) for batches in parts])
+        return nest.pack_sequence_as(structure, [_joined(collected) for collected in parts])
 
     @staticmethod
     def _checked_logs(logs, step_name):

@@ -452,3 +452,27 @@ def keras_train_compiled_loss_returning_none(tf):
     model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
     model.compile(optimizer="sgd", loss=lambda y_true, y_pred: None)
     return attempt(model.fit, X, Y, verbose=0)
+
+
+@case
+def keras_train_steps_per_execution(tf):
+    # several steps between callbacks: the hooks see the first and last step of each group
+    # (the last one past the data when it ends sooner), the logs of the last step
+    calls = []
+    model = _model(tf, steps_per_execution=2)
+    history = model.fit(
+        X,
+        Y,
+        batch_size=2,
+        epochs=2,
+        verbose=0,
+        shuffle=False,
+        callbacks=[_recorder(tf, calls)],
+    )
+    fit_calls = list(calls)
+    del calls[:]
+    model.evaluate(X, Y, batch_size=4, verbose=0, callbacks=[_recorder(tf, calls)])
+    evaluated = list(calls)
+    prediction = model.predict(X, batch_size=3, verbose=0)
+    printed = _printed(model.fit, X, Y, batch_size=4, epochs=1, shuffle=False)[1]
+    return [history.history, fit_calls, evaluated, prediction, printed]
