@@ -30,6 +30,7 @@ __all__ = [
     "EarlyStopping",
     "History",
     "LambdaCallback",
+    "ModelCheckpoint",
     "ProgbarLogger",
 ]
 
@@ -409,3 +410,16 @@ class LambdaCallback(Callback):
         for hook, fn in given.items():
             if fn is not None:
                 setattr(self, hook, fn)
+
+
+class ModelCheckpoint(Callback):
+    """Keras saves the model (a `.keras` file) or its weights (`.weights.h5`) after each
+    epoch; minitape writes no such files, and says so when the callback is made."""
+
+    def __init__(self, filepath, *args, **kwargs):
+        raise NotImplementedError(
+            "minitape's Keras saves no .keras or .weights.h5 files: keep the best weights "
+            "with EarlyStopping(restore_best_weights=True), or save them yourself from a "
+            "LambdaCallback(on_epoch_end=lambda epoch, logs: np.save(path, "
+            "np.array(model.get_weights(), dtype=object)))."
+        )

@@ -476,3 +476,23 @@ def keras_train_steps_per_execution(tf):
     prediction = model.predict(X, batch_size=3, verbose=0)
     printed = _printed(model.fit, X, Y, batch_size=4, epochs=1, shuffle=False)[1]
     return [history.history, fit_calls, evaluated, prediction, printed]
+
+
+@case(message=True)
+def keras_train_model_checkpoint(tf):
+    # Keras writes the weights of each epoch (here the best by loss) to a file
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "best.weights.h5")
+        model = _model(tf)
+
+        def fit():
+            checkpoint = tf.keras.callbacks.ModelCheckpoint(
+                path, monitor="loss", save_best_only=True, save_weights_only=True
+            )
+            model.fit(X, Y, epochs=2, verbose=0, shuffle=False, callbacks=[checkpoint])
+            return os.path.exists(path)
+
+        return attempt(fit)
