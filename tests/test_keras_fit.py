@@ -164,13 +164,20 @@ def test_evaluate_and_predict():
     }
 
 
-def test_refusals_say_what_to_pass():
+def test_fit_with_keras_defaults_shuffles_and_prints(capsys):
+    # fit(x, y, epochs=2): batches of 32 (one), shuffled with the global seed, progress lines
     model = _compiled()
-    with pytest.raises(NotImplementedError, match="pass shuffle=False"):
+    history = model.fit(X, Y, epochs=2)
+    printed = capsys.readouterr().out
+    assert printed.startswith("Epoch 1/2\n\r\x1b[1m1/1\x1b[0m ") and "Epoch 2/2" in printed
+    assert " - loss: " in printed and printed.endswith("\n")
+    assert history.params == {"verbose": "auto", "epochs": 2, "steps": 1}
+
+
+def test_a_step_must_return_a_dict_with_a_value():
+    model = _compiled()
+    model.train_step = lambda data: {"loss": None}
+    with pytest.raises(ValueError, match="cannot return nothing"):
         model.fit(X, Y, verbose=0)
-    with pytest.raises(NotImplementedError, match="pass verbose=0"):
-        model.fit(X, Y, shuffle=False)
-    with pytest.raises(NotImplementedError, match="validation_data"):
-        model.fit(X, Y, shuffle=False, verbose=0, validation_data=(X, Y))
     with pytest.raises(ValueError, match="You must call `compile\\(\\)`"):
         Net().fit(X, Y, shuffle=False, verbose=0)

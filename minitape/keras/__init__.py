@@ -11,9 +11,11 @@
 * `activations` and `initializers` by name;
 * `utils.set_random_seed`, to make a model start from the same weights every time;
 * `Variable`, Keras 3's variable, what a layer's weights are (it holds a `tf.Variable`);
-* `Model.compile` / `fit` / `evaluate` / `predict`, with `train_step` to override with a
-  tape, `metrics` (Mean, ...) and `callbacks.History` (what fit returns); fit takes numpy
-  arrays or tensors, `shuffle=False` and `verbose=0`.
+* `Model.compile` / `fit` / `evaluate` / `predict` with Keras 3's defaults (the examples
+  shuffled as TF shuffles them, progress lines), `train_step` to override with a tape,
+  `metrics` (Mean, ...), `callbacks` (History, what fit returns; EarlyStopping,
+  LambdaCallback, your own Callback), validation, sample and class weights; fit takes numpy
+  arrays, tensors or a `tf.data.Dataset`.
 
 Most of the course writes its training loops by hand, with a tape; `fit` is Keras' own loop
 around the same step.

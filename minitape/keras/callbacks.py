@@ -1,26 +1,195 @@
-"""`tf.keras.callbacks.History`: what `model.fit` returns.
+"""`tf.keras.callbacks`: code that `fit`, `evaluate` and `predict` call at fixed points.
 
-`history.history` is a dict from each logged name ('loss', and any metric's name) to a list
-with one Python float per epoch: the value the logs had at the end of that epoch.
-`history.epoch` lists the epoch numbers (from 0), `history.params` how fit was run.
-(minitape has no other callbacks: `fit(callbacks=...)` is refused.)
+A callback subclasses `Callback` and defines some of its hooks; the loops call them in this
+order (as Keras 3 does):
+
+    on_train_begin
+      on_epoch_begin(epoch)
+        on_train_batch_begin(step) / on_train_batch_end(step, logs)     for each step
+        (validation: on_test_begin, on_test_batch_begin/_end..., on_test_end)
+      on_epoch_end(epoch, logs)           logs: the epoch's metrics, then the val_ ones
+    on_train_end(logs)
+
+and `on_test_*` in `evaluate`, `on_predict_*` in `predict`. `self.model` is the model being
+trained (set `self.model.stop_training = True` to stop after this step), `self.params` is
+{'verbose', 'epochs', 'steps'}.
+
+Every fit has a `History` (what fit returns: `history.history` maps each logged name to one
+Python float per epoch) and, unless `verbose=0`, a `ProgbarLogger` that prints the progress
+lines. `EarlyStopping` stops when a logged value stops improving; `LambdaCallback` makes a
+callback of functions.
 """
 
-__all__ = ["History"]
+import warnings
+
+from .progbar import Progbar
+
+__all__ = [
+    "Callback",
+    "CallbackList",
+    "EarlyStopping",
+    "History",
+    "LambdaCallback",
+    "ModelCheckpoint",
+    "ProgbarLogger",
+]
+
+_HOOKS = [
+    f"on_{when}_{edge}"
+    for when in ("train", "test", "predict", "epoch", "batch", "train_batch")
+    + ("test_batch", "predict_batch")
+    for edge in ("begin", "end")
+]
 
 
-class History:
+class Callback:
+    """The base class: every hook does nothing (the train_batch hooks call the batch hooks,
+    their older names)."""
+
     def __init__(self):
-        self.history = {}
-        self.epoch = []
-        self.params = {}
-        self.model = None
+        self.params = None
+        self._model = None
 
     def set_params(self, params):
         self.params = params
 
     def set_model(self, model):
-        self.model = model
+        self._model = model
+
+    @property
+    def model(self):
+        return self._model
+
+    def on_batch_begin(self, batch, logs=None):
+        pass
+
+    def on_batch_end(self, batch, logs=None):
+        pass
+
+    def on_epoch_begin(self, epoch, logs=None):
+        pass
+
+    def on_epoch_end(self, epoch, logs=None):
+        pass
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self.on_batch_begin(batch, logs=logs)
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.on_batch_end(batch, logs=logs)
+
+    def on_test_batch_begin(self, batch, logs=None):
+        pass
+
+    def on_test_batch_end(self, batch, logs=None):
+        pass
+
+    def on_predict_batch_begin(self, batch, logs=None):
+        pass
+
+    def on_predict_batch_end(self, batch, logs=None):
+        pass
+
+    def on_train_begin(self, logs=None):
+        pass
+
+    def on_train_end(self, logs=None):
+        pass
+
+    def on_test_begin(self, logs=None):
+        pass
+
+    def on_test_end(self, logs=None):
+        pass
+
+    def on_predict_begin(self, logs=None):
+        pass
+
+    def on_predict_end(self, logs=None):
+        pass
+
+
+class CallbackList(Callback):
+    """The callbacks of one fit/evaluate/predict, called together: the user's, then a History
+    (`add_history`) and a ProgbarLogger (`add_progbar`) unless the list has one. `params` go
+    to every callback's set_params; the logs, made plain Python floats, to every hook."""
+
+    def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None, **params):
+        super().__init__()
+        from .trainer import pythonify_logs  # (the trainer imports this module)
+
+        self._pythonify = pythonify_logs
+        self.callbacks = list(_flatten(callbacks)) if callbacks else []
+        self._history = next((c for c in self.callbacks if isinstance(c, History)), None)
+        self._progbar = next((c for c in self.callbacks if isinstance(c, ProgbarLogger)), None)
+        if self._history is None and add_history:
+            self._history = History()
+            self.callbacks.append(self._history)
+        if self._progbar is None and add_progbar:
+            self._progbar = ProgbarLogger()
+            self.callbacks.append(self._progbar)
+        if model:
+            self.set_model(model)
+        if params:
+            self.set_params(params)
+
+    def set_params(self, params):
+        self.params = params
+        for callback in self.callbacks:
+            callback.set_params(params)
+
+    def set_model(self, model):
+        super().set_model(model)
+        if self._history:
+            model.history = self._history
+        for callback in self.callbacks:
+            callback.set_model(model)
+
+
+def _call_all(hook):
+    """CallbackList's `hook`: each callback's, with the logs made plain Python floats (a batch
+    hook gets them as a keyword, as Keras passes them)."""
+    if hook.endswith(("epoch_begin", "epoch_end")) or "batch" in hook:
+
+        def call(self, index, logs=None):
+            logs = self._pythonify(logs)
+            for callback in self.callbacks:
+                if "batch" in hook:
+                    getattr(callback, hook)(index, logs=logs)
+                else:
+                    getattr(callback, hook)(index, logs)
+
+    else:
+
+        def call(self, logs=None):
+            logs = self._pythonify(logs)
+            for callback in self.callbacks:
+                getattr(callback, hook)(logs)
+
+    call.__name__ = hook
+    return call
+
+
+for _hook in _HOOKS:
+    setattr(CallbackList, _hook, _call_all(_hook))
+
+
+def _flatten(callbacks):
+    if isinstance(callbacks, (list, tuple)):
+        for c in callbacks:
+            yield from _flatten(c)
+    else:
+        yield callbacks
+
+
+class History(Callback):
+    """Records the logs of each epoch: `history.history` is {name: [one float per epoch]},
+    `history.epoch` the epoch numbers, `history.params` how fit ran. fit returns it, and the
+    model keeps the latest as `model.history`."""
+
+    def __init__(self):
+        super().__init__()
+        self.history = {}
 
     def on_train_begin(self, logs=None):
         self.epoch = []
@@ -29,4 +198,228 @@ class History:
         self.epoch.append(epoch)
         for key, value in (logs or {}).items():
             self.history.setdefault(key, []).append(value)
-        self.model.history = self  # (as Keras: the model keeps its latest History)
+        self.model.history = self
+
+
+class ProgbarLogger(Callback):
+    """Prints the progress lines: "Epoch 2/5" (when there is more than one epoch), then a
+    Progbar per epoch (in fit; its validation prints nothing), per evaluate or per predict."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen, self.progbar, self.target = 0, None, None
+        self.verbose, self.epochs = 1, 1
+        self._called_in_fit = False
+
+    def set_params(self, params):
+        verbose = params["verbose"]
+        self.verbose = 1 if verbose == "auto" else verbose
+        self.epochs, self.target = params["epochs"], params["steps"]
+
+    def on_train_begin(self, logs=None):
+        self._called_in_fit = True  # (the validation inside fit is silent)
+
+    def on_test_begin(self, logs=None):
+        if not self._called_in_fit:
+            self._reset_progbar()
+
+    def on_predict_begin(self, logs=None):
+        self._reset_progbar()
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._reset_progbar()
+        if self.verbose and self.epochs > 1:
+            print(f"Epoch {epoch + 1}/{self.epochs}", flush=True)
+
+    def on_train_batch_end(self, batch, logs=None):
+        self._update_progbar(batch, logs)
+
+    def on_test_batch_end(self, batch, logs=None):
+        if not self._called_in_fit:
+            self._update_progbar(batch, logs)
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self._update_progbar(batch, None)  # (not the outputs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._finalize_progbar(logs)
+
+    def on_test_end(self, logs=None):
+        if not self._called_in_fit:
+            self._finalize_progbar(logs)
+
+    def on_predict_end(self, logs=None):
+        self._finalize_progbar(logs)
+
+    def _reset_progbar(self):
+        self.seen = 0
+        self.progbar = Progbar(self.target, verbose=self.verbose, stateless_metrics=set())
+
+    def _update_progbar(self, batch, logs=None):
+        self.seen = batch + 1
+        if self.verbose == 1:
+            self.progbar.update(self.seen, list((logs or {}).items()), finalize=False)
+
+    def _finalize_progbar(self, logs):
+        if self.target is None:
+            self.target = self.progbar.target = self.seen
+        self.progbar.update(self.target, list((logs or {}).items()), finalize=True)
+
+
+class EarlyStopping(Callback):
+    """Stops training when `monitor` (a logged name, "val_loss" by default) has not improved by
+    more than `min_delta` for `patience` epochs; `restore_best_weights` puts back the weights
+    of the best epoch at the end."""
+
+    def __init__(
+        self,
+        monitor="val_loss",
+        min_delta=0,
+        patience=0,
+        verbose=0,
+        mode="auto",
+        baseline=None,
+        restore_best_weights=False,
+        start_from_epoch=0,
+    ):
+        super().__init__()
+        if mode not in ("auto", "min", "max"):
+            warnings.warn(
+                f"EarlyStopping mode '{mode}' is unknown, fallback to auto mode.", stacklevel=2
+            )
+            mode = "auto"
+        self.monitor, self.mode, self.min_delta = monitor, mode, abs(min_delta)
+        self.patience, self.verbose, self.baseline = patience, verbose, baseline
+        self.restore_best_weights, self.start_from_epoch = restore_best_weights, start_from_epoch
+        self.best, self.monitor_op = baseline, None
+        self.wait = self.stopped_epoch = 0
+        self.best_weights = None
+
+    def _set_monitor_op(self):
+        """Lower is better for a loss and an error metric, higher for `mode="max"` (and for
+        an accuracy, whose metric says so)."""
+        if self.mode == "min":
+            self.monitor_op = _less
+        elif self.mode == "max":
+            self.monitor_op = _greater
+        else:
+            name = self.monitor.removeprefix("val_")
+            if name == "loss":
+                self.monitor_op = _less
+            for metric in _compiled_metrics(self.model):
+                direction = getattr(metric, "_direction", None)
+                if metric.name == name and direction is not None:
+                    self.monitor_op = _greater if direction == "up" else _less
+            if self.monitor_op is None:
+                raise ValueError(
+                    f"EarlyStopping callback received monitor={self.monitor}, but Keras "
+                    "isn't able to automatically determine whether that metric should be "
+                    "maximized or minimized. Pass `mode='max'` in order to monitor based on "
+                    "the highest metric value, or pass `mode='min'` in order to use the "
+                    "lowest value."
+                )
+        if self.monitor_op is _less:
+            self.min_delta *= -1
+
+    def _is_improvement(self, value, reference):
+        return reference is None or self.monitor_op(value - self.min_delta, reference)
+
+    def on_train_begin(self, logs=None):
+        self.wait = self.stopped_epoch = self.best_epoch = 0
+        self.best = self.best_weights = None
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.monitor_op is None:
+            self._set_monitor_op()
+        current = (logs or {}).get(self.monitor)
+        if current is None:
+            warnings.warn(
+                f"Early stopping conditioned on metric `{self.monitor}` which is not "
+                f"available. Available metrics are: {','.join(list((logs or {}).keys()))}",
+                stacklevel=2,
+            )
+        if current is None or epoch < self.start_from_epoch:
+            return
+        if self.restore_best_weights and self.best_weights is None:
+            self.best_weights, self.best_epoch = self.model.get_weights(), epoch
+        self.wait += 1
+        if self._is_improvement(current, self.best):
+            self.best, self.best_epoch = current, epoch
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._is_improvement(current, self.baseline):
+                self.wait = 0
+            return
+        if self.wait >= self.patience and epoch > 0:
+            self.stopped_epoch = epoch
+            self.model.stop_training = True
+
+    def on_train_end(self, logs=None):
+        if self.stopped_epoch > 0 and self.verbose > 0:
+            print(f"Epoch {self.stopped_epoch + 1}: early stopping", flush=True)
+        if self.restore_best_weights and self.best_weights is not None:
+            if self.verbose > 0:
+                print(
+                    "Restoring model weights from the end of the best epoch: "
+                    f"{self.best_epoch + 1}.",
+                    flush=True,
+                )
+            self.model.set_weights(self.best_weights)
+
+
+def _less(a, b):
+    return a < b
+
+
+def _greater(a, b):
+    return a > b
+
+
+def _compiled_metrics(model):
+    found = []
+    for metric in getattr(model, "metrics", []):
+        found += getattr(metric, "metrics", [])
+    return found
+
+
+class LambdaCallback(Callback):
+    """A callback made of functions: `LambdaCallback(on_epoch_end=lambda epoch, logs: ...)`
+    (the six hooks Keras names: on_epoch_begin/_end, on_train_begin/_end,
+    on_train_batch_begin/_end; other keyword arguments become attributes)."""
+
+    def __init__(
+        self,
+        on_epoch_begin=None,
+        on_epoch_end=None,
+        on_train_begin=None,
+        on_train_end=None,
+        on_train_batch_begin=None,
+        on_train_batch_end=None,
+        **kwargs,
+    ):
+        super().__init__()
+        self.__dict__.update(kwargs)
+        given = {
+            "on_epoch_begin": on_epoch_begin,
+            "on_epoch_end": on_epoch_end,
+            "on_train_begin": on_train_begin,
+            "on_train_end": on_train_end,
+            "on_train_batch_begin": on_train_batch_begin,
+            "on_train_batch_end": on_train_batch_end,
+        }
+        for hook, fn in given.items():
+            if fn is not None:
+                setattr(self, hook, fn)
+
+
+class ModelCheckpoint(Callback):
+    """Keras saves the model (a `.keras` file) or its weights (`.weights.h5`) after each
+    epoch; minitape writes no such files, and says so when the callback is made."""
+
+    def __init__(self, filepath, *args, **kwargs):
+        raise NotImplementedError(
+            "minitape's Keras saves no .keras or .weights.h5 files: keep the best weights "
+            "with EarlyStopping(restore_best_weights=True), or save them yourself from a "
+            "LambdaCallback(on_epoch_end=lambda epoch, logs: np.save(path, "
+            "np.array(model.get_weights(), dtype=object)))."
+        )

@@ -93,22 +93,23 @@ class Metric:
         return f"<{type(self).__name__} name={self.name}>"
 
 
-def _per_example(values, sample_weight):
-    """Keras 3's `reduce_to_samplewise_values`: one value per example (the mean over any
-    further axes), each multiplied by its sample weight if there is one; and the weights."""
+def _per_example(values, sample_weight, reduce=o.reduce_mean):
+    """Keras 3's `reduce_to_samplewise_values`: one value per example (`reduce`, the mean or
+    for Sum the sum, over any further axes), each multiplied by its sample weight if there
+    is one; and the weights."""
     values = _float32(values)
     if sample_weight is not None:
         sample_weight = _float32(sample_weight)
         values, sample_weight = losses_module._squeeze_or_expand(values, sample_weight)
         weight_ndim, values_ndim = sample_weight._value.ndim, values._value.ndim
         if values_ndim > weight_ndim:
-            values = o.reduce_mean(values, axis=list(range(weight_ndim, values_ndim)))
+            values = reduce(values, axis=list(range(weight_ndim, values_ndim)))
         sample_weight = o.broadcast_to(sample_weight, values.shape)
         values = values * sample_weight
         if weight_ndim > 1:
-            sample_weight = o.reduce_mean(sample_weight, axis=list(range(1, weight_ndim)))
+            sample_weight = reduce(sample_weight, axis=list(range(1, weight_ndim)))
     if values._value.ndim > 1:
-        values = o.reduce_mean(values, axis=list(range(1, values._value.ndim)))
+        values = reduce(values, axis=list(range(1, values._value.ndim)))
     return values, sample_weight
 
 
@@ -120,7 +121,7 @@ class Sum(Metric):
         self.total = self.add_variable(name="total")
 
     def update_state(self, values, sample_weight=None):
-        values, _ = _per_example(values, sample_weight)
+        values, _ = _per_example(values, sample_weight, o.reduce_sum)
         self.total.assign_add(o.reduce_sum(values))
 
     def result(self):

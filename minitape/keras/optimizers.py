@@ -42,7 +42,14 @@ class Optimizer:
     where `lr` is the learning rate read for this step."""
 
     def __init__(
-        self, learning_rate, name, clipnorm=None, clipvalue=None, global_clipnorm=None, **kwargs
+        self,
+        learning_rate,
+        name,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        weight_decay=None,
+        **kwargs,
     ):
         if kwargs:  # (Keras 3's words)
             raise ValueError(f"Argument(s) not recognized: {kwargs}")
@@ -61,6 +68,7 @@ class Optimizer:
             )
         self.name = name
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        self.weight_decay = weight_decay
         with init_scope():
             self._learning_rate = Variable(
                 learning_rate, trainable=False, dtype=dtypes.float32, name="learning_rate"
@@ -125,6 +133,10 @@ class Optimizer:
         (with a warning). Returns `iterations`, the step counter, after incrementing it."""
         pairs = self._clip(self._check_pairs(grads_and_vars))
         lr = self._learning_rate._read()  # read once per step, as Keras does
+        if self.weight_decay is not None:  # (decoupled: w -= w * weight_decay * lr, first)
+            for _, var in pairs:
+                wd, lr_var = cast(self.weight_decay, var.dtype), cast(lr, var.dtype)
+                var.assign(var - var * wd * lr_var)
         update = self._update
         for g, var in pairs:
             update(g, var, lr)
@@ -241,11 +253,12 @@ class Optimizer:
         if self.clipnorm is None and self.global_clipnorm is None and self.clipvalue is None:
             return pairs  # (the common case: nothing to clip)
         grads = [g for g, _ in pairs]
-        if self.clipnorm is not None:
+        # (as Keras: only a value > 0 clips, so clipnorm=0.0 leaves the gradients alone)
+        if self.clipnorm and self.clipnorm > 0:
             grads = [clip_by_norm(g, self.clipnorm) for g in grads]
-        if self.global_clipnorm is not None:
+        elif self.global_clipnorm and self.global_clipnorm > 0:
             grads = clip_by_global_norm(grads, self.global_clipnorm)[0]
-        if self.clipvalue is not None:
+        elif self.clipvalue and self.clipvalue > 0:
             grads = [clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
         return [(g, var) for g, (_, var) in zip(grads, pairs)]
 

@@ -48,11 +48,12 @@ from .. import nest
 from ..function import function
 from ..ops import cast, concat, multiply, shape
 from ..tape import GradientTape
-from ..tensor import Tensor, Variable, convert_to_tensor
+from ..tensor import Tensor, Variable
 from . import losses as losses_module
 from . import metrics as metrics_module
 from . import optimizers as optimizers_module
-from .callbacks import History
+from .callbacks import CallbackList
+from .data_adapter import EpochIterator, train_validation_split, unpack_x_y_sample_weight
 
 __all__ = ["Trainer", "TensorFlowTrainer"]
 
@@ -67,7 +68,10 @@ class _LossFunctionWrapper(losses_module.Loss):
 
     def call(self, y_true, y_pred):
         y_true, y_pred = losses_module._squeeze_or_expand(y_true, y_pred)
-        return self._fn(y_true, y_pred)
+        values = self._fn(y_true, y_pred)
+        if values is None:  # (TF fails converting it to a tensor)
+            raise ValueError("None values not supported.")
+        return values
 
 
 class _CompileLoss:
@@ -75,9 +79,12 @@ class _CompileLoss:
     in fit, as in Keras 3), as a float32 number, times `loss_weights` if given."""
 
     def __init__(self, loss, loss_weights):
-        if loss_weights is not None and not isinstance(loss_weights, float):
+        if isinstance(loss_weights, (list, tuple)) and len(loss_weights) == 1:
+            loss_weights = loss_weights[0]  # (one output: a list of its one weight)
+        if loss_weights is not None and not isinstance(loss_weights, (int, float)):
             raise NotImplementedError(
-                "minitape's compile takes one loss: loss_weights must be a float or None."
+                "minitape's models have one output: pass loss_weights as one number (or a "
+                f"list of one), not {loss_weights!r}."
             )
         self._user_loss, self._weight, self._loss = loss, loss_weights, None
 
@@ -97,26 +104,41 @@ class _CompileLoss:
 
 class _CompileMetrics(metrics_module.Metric):
     """The metrics given to compile, as one metric named "compile_metrics" whose result is a
-    dict (Keras 3's CompileMetrics: `model.metrics` is [loss tracker, compile_metrics])."""
+    dict (Keras 3's CompileMetrics: `model.metrics` is [loss tracker, compile_metrics]).
+    `metrics` ignore the sample weights, `weighted_metrics` use them; a weighted metric named
+    as an unweighted one is logged as "weighted_" + its name."""
 
-    def __init__(self, metrics):
+    def __init__(self, metrics, weighted_metrics):
         super().__init__(name="compile_metrics")
-        if not isinstance(metrics, (list, tuple)):
-            raise NotImplementedError(
-                "minitape's compile takes metrics as a list, such as metrics=['mae']."
-            )
-        self.metrics = [metrics_module.get(m) for m in metrics]
+        for arg, given in (("metrics", metrics), ("weighted_metrics", weighted_metrics)):
+            if given is not None and not isinstance(given, (list, tuple)):
+                raise NotImplementedError(
+                    f"minitape's compile takes {arg} as a list, such as {arg}=['mae']."
+                )
+        self.unweighted = [metrics_module.get(m) for m in metrics or []]
+        self.weighted = [metrics_module.get(m) for m in weighted_metrics or []]
+        self.metrics = self.unweighted + self.weighted
+        self.names = []
+        for m in self.metrics:
+            name = m.name
+            if name in self.names:
+                name = "weighted_" + name if m in self.weighted else name
+                index = sum(1 for n in self.names if n == name or n.startswith(name + "_"))
+                name = name if index == 0 else f"{name}_{index}"
+            self.names.append(name)
 
     @property
     def variables(self):
         return [v for m in self.metrics for v in m.variables]
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        for m in self.metrics:
+        for m in self.unweighted:
+            m.update_state(y_true, y_pred)
+        for m in self.weighted:
             m.update_state(y_true, y_pred, sample_weight)
 
     def result(self):
-        return {m.name: m.result() for m in self.metrics}
+        return {name: m.result() for name, m in zip(self.names, self.metrics)}
 
     def reset_state(self):
         for m in self.metrics:
@@ -132,30 +154,13 @@ def pythonify_logs(logs):
             result.update(pythonify_logs(value))
         else:
             try:
-                value = float(value.numpy() if isinstance(value, (Tensor, Variable)) else value)
-            except Exception:  # noqa: BLE001  (as Keras: left as it is)
+                if isinstance(value, (Tensor, Variable)):
+                    value = value.numpy()
+                value = float(value)
+            except Exception:  # noqa: BLE001  (as Keras: left as it is, an array stays one)
                 pass
             result[key] = value
     return result
-
-
-def unpack_x_y_sample_weight(data):
-    """(x, y, sample_weight) from what a step receives: a tuple (x,), (x, y) or
-    (x, y, sample_weight), or x alone."""
-    if isinstance(data, list):
-        data = tuple(data)
-    if not isinstance(data, tuple):
-        return data, None, None
-    if len(data) == 1:
-        return data[0], None, None
-    if len(data) == 2:
-        return data[0], data[1], None
-    if len(data) == 3:
-        return data
-    raise ValueError(
-        "Data is expected to be in format `x`, `(x,)`, `(x, y)`, or `(x, y, sample_weight)`, "
-        f"found: {data}"
-    )
 
 
 class Trainer:
@@ -166,6 +171,7 @@ class Trainer:
     _compile_metrics = None
     _loss_tracker = None
     _run_eagerly = False
+    steps_per_execution = 1
     train_function = test_function = predict_function = None
 
     def compile(
@@ -184,16 +190,15 @@ class Trainer:
         loss (object, function or name: 'mse', 'binary_crossentropy', ...) and metrics (names:
         'mae', 'mse'; or Metric objects). Each compile makes a new loss tracker and a new step
         function. `jit_compile` and `auto_scale_loss` are accepted and ignored."""
-        if weighted_metrics is not None:
-            raise NotImplementedError("minitape's compile does not take weighted_metrics.")
-        if steps_per_execution != 1:
-            raise NotImplementedError(
-                "minitape's fit runs one step per call: steps_per_execution=1."
-            )
+        self.steps_per_execution = steps_per_execution  # (steps run between callbacks)
         self.optimizer = optimizers_module.get(optimizer)
         self._compile_loss = None if loss is None else _CompileLoss(loss, loss_weights)
         self.loss = loss
-        self._compile_metrics = None if metrics is None else _CompileMetrics(metrics)
+        self._compile_metrics = (
+            None
+            if metrics is None and weighted_metrics is None
+            else _CompileMetrics(metrics, weighted_metrics)
+        )
         self.run_eagerly = run_eagerly
         self.stop_training = False
         self.compiled = True
@@ -277,7 +282,7 @@ class Trainer:
         names = []
         for metric in self.metrics:
             if isinstance(metric, _CompileMetrics):
-                names += [m.name for m in metric.metrics]
+                names += metric.names
             else:
                 names.append(metric.name)
         results = [logs[name] for name in names if name in logs]
@@ -368,53 +373,55 @@ class TensorFlowTrainer(Trainer):
         validation_batch_size=None,
         validation_freq=1,
     ):
-        """Train for `epochs` passes over (x, y), `batch_size` examples per step (32 by
-        default; the last batch holds what is left). Returns a History: `.history['loss']`
-        has one float per epoch, the mean of the loss over that epoch's examples (as the
-        "loss" metric saw it).
-
-        minitape's fit takes numpy arrays or tensors, `shuffle=False` (Keras shuffles by
-        default, with TF's random ops) and `verbose=0`; no callbacks or validation."""
+        """Train for `epochs` passes over the data, `batch_size` examples per step (32 by
+        default; the last batch holds what is left), the examples shuffled before each epoch
+        unless `shuffle=False`. Returns a History: `.history['loss']` has one float per
+        epoch, the mean of the loss over that epoch's examples (as the "loss" metric saw it),
+        and `val_loss` (and `val_` metrics) with `validation_split` or `validation_data`."""
         self._assert_compile_called("fit")
-        _refuse(
-            "fit",
-            callbacks=callbacks is not None,
-            validation_split=bool(validation_split),
-            validation_data=validation_data is not None,
-            class_weight=class_weight is not None,
-            sample_weight=sample_weight is not None,
-            initial_epoch=initial_epoch != 0,
-            steps_per_epoch=steps_per_epoch is not None,
-            validation_steps=validation_steps is not None,
-            validation_batch_size=validation_batch_size is not None,
-        )
-        if shuffle:
-            raise NotImplementedError(
-                "minitape's fit does not shuffle (Keras shuffles the examples before each "
-                "epoch by default): pass shuffle=False."
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = train_validation_split(
+                (x, y, sample_weight), validation_split
             )
-        _check_verbose("fit", verbose)
-        batches = _batches(x, y, batch_size)
-        history = History()
-        history.set_model(self)
-        history.set_params({"verbose": verbose, "epochs": epochs, "steps": len(batches)})
+        if validation_data is not None:
+            val_x, val_y, val_sample_weight = unpack_x_y_sample_weight(validation_data)
+        epoch_iterator = EpochIterator(
+            x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight
+        )
+        callbacks = _callback_list(callbacks, self, verbose, epochs, epoch_iterator, fit=True)
         self.stop_training = False
         self.make_train_function()
-        history.on_train_begin()
-        logs = {}
-        for epoch in range(epochs):
+        callbacks.on_train_begin()
+        training_logs, logs = None, {}
+        for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
-            for data in batches:
-                logs = self.train_function(data)
-                pythonify_logs(logs)  # (Keras' callbacks do this after every batch: a dict)
+            callbacks.on_epoch_begin(epoch)
+            for begin, end, batches in epoch_iterator.enumerate_epoch(self.steps_per_execution):
+                callbacks.on_train_batch_begin(begin)
+                for data in batches:  # (steps_per_execution steps between callbacks)
+                    logs = self._checked_logs(self.train_function(data), "train_step")
+                callbacks.on_train_batch_end(end, logs)
                 if self.stop_training:
                     break
             # the metrics' results, not the last step's dict, when the keys match
             epoch_logs = dict(self._get_metrics_result_or_logs(logs))
-            history.on_epoch_end(epoch, pythonify_logs(epoch_logs))
+            if validation_data is not None and _should_eval(epoch, validation_freq):
+                val_logs = self.evaluate(
+                    val_x,
+                    val_y,
+                    sample_weight=val_sample_weight,
+                    batch_size=validation_batch_size or batch_size,
+                    steps=validation_steps,
+                    callbacks=callbacks,
+                    return_dict=True,
+                )
+                epoch_logs.update({f"val_{name}": value for name, value in val_logs.items()})
+            callbacks.on_epoch_end(epoch, epoch_logs)
+            training_logs = epoch_logs
             if self.stop_training:
                 break
-        return history
+        callbacks.on_train_end(logs=training_logs)
+        return self.history
 
     def evaluate(
         self,
@@ -433,74 +440,94 @@ class TensorFlowTrainer(Trainer):
         self._assert_compile_called("evaluate")
         if kwargs:
             raise ValueError(f"Arguments not recognized: {kwargs}")
-        _refuse(
-            "evaluate",
-            sample_weight=sample_weight is not None,
-            steps=steps is not None,
-            callbacks=callbacks is not None,
-        )
-        _check_verbose("evaluate", verbose)
-        batches = _batches(x, y, batch_size)
+        epoch_iterator = EpochIterator(x, y, sample_weight, batch_size, steps)
+        callbacks = _callback_list(callbacks, self, verbose, 1, epoch_iterator)
         self.make_test_function()
+        self.stop_evaluating = False
+        callbacks.on_test_begin()
         logs = {}
         self.reset_metrics()
-        for data in batches:
-            logs = self.test_function(data)
-            pythonify_logs(logs)
+        for begin, end, batches in epoch_iterator.enumerate_epoch(self.steps_per_execution):
+            callbacks.on_test_batch_begin(begin)
+            for data in batches:
+                logs = self._checked_logs(self.test_function(data), "test_step")
+            callbacks.on_test_batch_end(end, logs)
+            if self.stop_evaluating:
+                break
         logs = pythonify_logs(self._get_metrics_result_or_logs(logs))
+        callbacks.on_test_end(logs)
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
-        """The model's outputs for x, computed in batches, as one numpy array."""
-        _refuse("predict", steps=steps is not None, callbacks=callbacks is not None)
-        _check_verbose("predict", verbose)
+        """The model's outputs for x, computed in batches, as numpy arrays (one array, or the
+        structure predict_step returns, each part joined over the batches)."""
+        epoch_iterator = EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps)
+        callbacks = _callback_list(callbacks, self, verbose, 1, epoch_iterator)
         self.make_predict_function()
-        outputs = [self.predict_function(data) for data in _batches(x, None, batch_size)]
-        return (outputs[0] if len(outputs) == 1 else concat(outputs, axis=0)).numpy()
+        self.stop_predicting = False
+        callbacks.on_predict_begin()
+        structure, parts = None, []  # parts: for each leaf of the outputs, its batches
+        for begin, end, batches in epoch_iterator.enumerate_epoch(self.steps_per_execution):
+            callbacks.on_predict_batch_begin(begin)
+            for data in batches:
+                batch_outputs = self.predict_function(data)
+                structure, leaves = batch_outputs, nest.flatten(batch_outputs)
+                parts = parts or [[] for _ in leaves]
+                for collected, leaf in zip(parts, leaves):
+                    collected.append(leaf)
+            callbacks.on_predict_batch_end(end, {"outputs": batch_outputs})
+            if self.stop_predicting:
+                break
+        callbacks.on_predict_end()
+        return nest.pack_sequence_as(structure, [_joined(collected) for collected in parts])
+
+    @staticmethod
+    def _checked_logs(logs, step_name):
+        """A step's logs as Keras 3 takes them: a dict with at least one value that is not
+        None (TF's step function cannot return nothing), whose items fit logs."""
+        if not [leaf for leaf in nest.flatten(logs) if leaf is not None]:
+            raise ValueError(
+                f"The `{step_name}` returned {logs!r}, with no value: Keras' step function "
+                "cannot return nothing (TF: Attr 'Toutput_types' of 'OptionalFromValue' Op "
+                "passed list of length 0 less than minimum 1). Return a dict of metric "
+                "results, such as {'loss': loss}."
+            )
+        if not isinstance(logs, dict):
+            raise AttributeError(
+                f"'{type(logs).__name__}' object has no attribute 'items' (the `{step_name}` "
+                "must return a dict of metric results, such as {'loss': loss})"
+            )
+        return logs
 
 
-def _refuse(method, **given):
-    """NotImplementedError naming the Keras options minitape's `method` does not take."""
-    names = [name for name, is_given in given.items() if is_given]
-    if names:
-        raise NotImplementedError(
-            f"minitape's {method} does not support {', '.join(names)} (a part of Keras' "
-            "training API it leaves out)."
-        )
+def _joined(parts):
+    value = parts[0] if len(parts) == 1 else concat(parts, axis=0)
+    return value.numpy() if isinstance(value, (Tensor, Variable)) else np.asarray(value)
 
 
-def _check_verbose(method, verbose):
-    if verbose != 0:
-        raise NotImplementedError(
-            f"minitape's {method} prints no progress bar: pass verbose=0 (Keras' default, "
-            f'"auto", prints one)'
-        )
+def _should_eval(epoch, validation_freq):
+    epoch = epoch + 1  # (one-based)
+    if isinstance(validation_freq, int):
+        return epoch % validation_freq == 0
+    if isinstance(validation_freq, (list, tuple)):
+        return epoch in validation_freq
+    raise ValueError(
+        "Expected `validation_freq` to be a list or int. "
+        f"Received: validation_freq={validation_freq} of the type {type(validation_freq)}."
+    )
 
 
-def _as_array(name, data):
-    """numpy data as Keras' data adapter takes it: a tensor's values, floats as float32."""
-    if isinstance(data, (Tensor, Variable)):
-        data = convert_to_tensor(data).numpy()
-    if not isinstance(data, np.ndarray):
-        raise ValueError(f"Unrecognized data type: {name}={data} (of type {type(data)})")
-    return data.astype(np.float32) if data.dtype.kind == "f" else data
-
-
-def _batches(x, y, batch_size):
-    """The list of batches fit walks through each epoch: (x, y) slices in order (x alone if
-    y is None), `batch_size` examples each (32 by default), the last one with the rest."""
-    arrays = {"x": _as_array("x", x)}
-    if y is not None:
-        arrays["y"] = _as_array("y", y)
-    sizes = {name: a.shape[0] for name, a in arrays.items()}
-    if len(set(sizes.values())) > 1:
-        raise ValueError(
-            "Data cardinality is ambiguous. Make sure all arrays contain the same number of "
-            "samples." + "".join(f"'{name}' sizes: {n}\n" for name, n in sizes.items())
-        )
-    n, size = sizes["x"], batch_size or 32
-    batches = []
-    for start in range(0, n, size):
-        parts = tuple(convert_to_tensor(a[start : start + size]) for a in arrays.values())
-        batches.append(parts if len(parts) > 1 else parts[0])
-    return batches
+def _callback_list(callbacks, model, verbose, epochs, epoch_iterator, fit=False):
+    """The CallbackList of one fit/evaluate/predict (the one given, inside fit's
+    validation): the user's callbacks, a History in fit, a ProgbarLogger unless verbose=0."""
+    if isinstance(callbacks, CallbackList):
+        return callbacks
+    return CallbackList(
+        callbacks,
+        add_history=fit,
+        add_progbar=verbose != 0,
+        model=model,
+        verbose=verbose,
+        epochs=epochs,
+        steps=epoch_iterator.num_batches,
+    )

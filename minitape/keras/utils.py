@@ -5,8 +5,9 @@ import random as _py_random
 import numpy as np
 
 from .. import random
+from .progbar import Progbar  # noqa: F401
 
-__all__ = ["set_random_seed"]
+__all__ = ["Progbar", "set_random_seed"]
 
 
 def set_random_seed(seed):
