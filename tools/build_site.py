@@ -11,8 +11,11 @@ build/site-src/ and runs Sphinx with site/conf.py on it:
 - "minitape and TensorFlow", generated now from the project's records of real TensorFlow
   (tests/tf_golden and tests/fuzz): how many cases and calls match, every listed difference
   with its reason;
-- a widget's output becomes a note that the widget runs in JupyterLab or on Binder, with the
-  link (a static page has no kernel to move a slider);
+- a widget's output becomes a note that the widget runs in JupyterLab or on Binder (a static
+  page has no kernel to move a slider);
+- each notebook page's links: download the notebook (the learner's edition, written beside the
+  pages in notebooks/), its source, and Binder and Colab, all made by tools/project.py from the
+  repository's address in pyproject.toml (no launch link while it is a placeholder);
 - a cell tagged `hide-output` (a reveal of a predict-then-run prompt) shows its output folded,
   until the reader opens it.
 
@@ -20,24 +23,19 @@ Sphinx's warnings about the course's own files fail the build; the rest are prin
 """
 
 import json
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import quote
+
+import learner_edition
+import project
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 SRC = ROOT / "build" / "site-src"
 OUT = ROOT / "build" / "site"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-
-def binder_base():
-    """The Binder address of the repository, as the README's launch badge gives it."""
-    found = re.search(r"\((https://mybinder\.org/v2/gh/[^?)]+)", (ROOT / "README.md").read_text())
-    return found.group(1) if found else ""
 
 
 def lessons():
@@ -50,11 +48,12 @@ def solutions():
 
 # -- the notebooks ---------------------------------------------------------------------------------
 def _widget_note(path):
-    url = f"{binder_base()}?labpath=" + quote(f"learner/{path.relative_to(NOTEBOOKS)}", safe="")
+    binder = project.binder(str(path.relative_to(ROOT)))
+    where = f' or on <a href="{binder}">Binder</a>' if binder else ""
     html = (
         '<div class="widget-note">This cell shows an interactive widget. It runs in JupyterLab '
-        f'(<code>make lab</code>) or on <a href="{url}">Binder</a>: a web page has no Python to '
-        "move it.</div>"
+        f"(<code>make lab</code>, or the notebook downloaded from this page){where}: a web page "
+        "has no Python to move it.</div>"
     )
     return {"output_type": "display_data", "metadata": {}, "data": {"text/html": html}}
 
@@ -73,6 +72,44 @@ def stage_notebook(path, target):
     nb["metadata"].pop("widgets", None)  # (no widget state to load: nothing asks for the JS)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
+
+
+# -- each notebook page's links --------------------------------------------------------------------
+def page_links():
+    """{page name: [link, ...]} for the notebook pages: download (the learner's edition, which
+    write_downloads puts in notebooks/), source, Binder, Colab (the last two only when the
+    repository's address is set)."""
+    links = {}
+    for path in lessons() + solutions():
+        page = str(path.relative_to(NOTEBOOKS).with_suffix(""))
+        in_repo = str(path.relative_to(ROOT))
+        download = {
+            "label": "Download",
+            "href": f"notebooks/{page}.ipynb",
+            "title": "Download this notebook, to run it in Jupyter (its first cell installs "
+            "what it needs)",
+            "download": True,
+        }
+        source = {
+            "label": "Source",
+            "href": project.source(in_repo) or f"_sources/{page}.ipynb",
+            "title": "The notebook as committed, with its outputs",
+        }
+        launch = [
+            {"label": "Binder", "href": project.binder(in_repo), "title": "Run it in JupyterLab"},
+            {"label": "Colab", "href": project.colab(in_repo), "title": "Run it in Google Colab"},
+        ]
+        links[page] = [download, source] + [link for link in launch if link["href"]]
+    return links
+
+
+def write_downloads():
+    """The learner's edition of every notebook, where the pages' Download links point."""
+    for path in lessons() + solutions():
+        target = OUT / "notebooks" / path.relative_to(NOTEBOOKS)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        notebook = learner_edition.learner_copy(json.loads(path.read_text()))
+        target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
 
 
 # -- the landing page ------------------------------------------------------------------------------
@@ -166,6 +203,18 @@ odd dtypes, misused tapes, optimizers, layers and losses), recorded under Tensor
 """
 
 
+# Theme files that no page asks for: the source maps of its minified scripts and styles (for
+# whoever debugs the theme), fontawesome.js (site/_templates/layout.html leaves it out), the
+# translations of its labels (the course is in English).
+UNUSED = ["_static/**/*.map", "_static/scripts/fontawesome.js*", "_static/locales"]
+
+
+def prune():
+    for pattern in UNUSED:
+        for path in OUT.glob(pattern):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
 # -- building --------------------------------------------------------------------------------------
 def stage():
     if SRC.exists():
@@ -178,11 +227,33 @@ def stage():
     (SRC / "index.md").write_text(landing_page())
     (SRC / "solutions" / "index.md").write_text(solutions_index())
     (SRC / "tensorflow.md").write_text(tensorflow_page())
+    (SRC / "course_links.json").write_text(json.dumps(page_links(), indent=1))
+    copy_mathjax(SRC / "_static" / "mathjax")
+
+
+# The parts of MathJax that site/conf.py loads (the loader finds each by its path).
+MATHJAX_PARTS = [
+    "startup.js",
+    "core.js",
+    "input/tex-base.js",
+    "input/tex/extensions/ams.js",
+    "input/tex/extensions/noundefined.js",
+    "output/chtml.js",
+    "output/chtml/fonts",
+]
+
+
+def copy_mathjax(target):
     import importlib.util
 
     package = importlib.util.find_spec("sphinx-mathjax-offline")  # (its name has hyphens)
     mathjax = Path(package.origin).parent / "static" / "mathjax"
-    shutil.copytree(mathjax, SRC / "_static" / "mathjax")
+    for part in MATHJAX_PARTS:
+        (target / part).parent.mkdir(parents=True, exist_ok=True)
+        if (mathjax / part).is_dir():
+            shutil.copytree(mathjax / part, target / part)
+        else:
+            shutil.copy(mathjax / part, target / part)
 
 
 def build():
@@ -198,8 +269,6 @@ def build():
         "-q",
         "-j",
         "auto",
-        "-A",
-        f"binder_base={binder_base()}",
         str(SRC),
         str(OUT),
     ]
@@ -210,6 +279,10 @@ def build():
         print(w, file=sys.stderr)
     if run.returncode or ours:
         sys.exit(f"the site did not build cleanly ({len(ours)} warnings about the course's files)")
+    write_downloads()
+    prune()
+    if not project.repository():
+        print(project.placeholder_notice())
     print(f"built {OUT.relative_to(ROOT)}/index.html")
 
 
