@@ -13,8 +13,10 @@ tests/artifacts/site/.
 
 import functools
 import gzip
+import html
 import http.server
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -315,3 +317,36 @@ def test_the_site_and_its_pages_are_light(browser, site):
         assert not any(b"fontawesome.js" in body for body in bodies[:1])
         page.close()
     assert not heavy, heavy
+
+
+# -- math as written -------------------------------------------------------------------------------
+# Prose with math taken out: a `$` or a LaTeX command left there is math that did not parse.
+_PROSE_LEFT_AS_TEX = r"""() => {
+    const left = [];
+    const prose = 'article p, article li, article td, article th, article h1, article h2, '
+        + 'article h3, article summary, article dd';
+    for (const el of document.querySelectorAll(prose)) {
+        const copy = el.cloneNode(true);
+        copy.querySelectorAll('code, pre, mjx-container, .math, script').forEach(x => x.remove());
+        if (/\$|\\[a-zA-Z]+/.test(copy.textContent)) left.push(copy.textContent.slice(0, 100));
+    }
+    return left;
+}"""
+# A formula that holds a sentence: `$` paired with the wrong `$` sets prose as italic math.
+_WORDS = re.compile(r"(?<!\\)\b[a-z]{3,}\b ")
+_MATH = re.compile(r'class="math notranslate nohighlight">(.*?)</(?:span|div)>', re.S)
+_TEXT_IN_MATH = re.compile(r"\\(?:text|texttt|mathrm|operatorname|mathbb|mathcal)\{[^}]*\}")
+
+
+def test_math_is_as_written_no_stray_dollar_or_latex_in_prose(browser, site):
+    problems = []
+    for rel in _pages():
+        page = browser.new_page()
+        page.goto(site + rel)
+        page.wait_for_load_state("load")
+        problems += [f"{rel}: {text!r}" for text in page.evaluate(_PROSE_LEFT_AS_TEX)]
+        for tex in _MATH.findall((SITE / rel).read_text()):
+            if len(_WORDS.findall(_TEXT_IN_MATH.sub("", html.unescape(tex)))) >= 3:
+                problems.append(f"{rel}: prose set as math: {tex[:100]!r}")
+        page.close()
+    assert not problems, "\n".join(problems[:20])
