@@ -28,6 +28,9 @@ import pytest
 from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import spoilers  # noqa: E402
+
 SITE = ROOT / "build" / "site"
 ARTIFACTS = ROOT / "tests" / "artifacts" / "site"
 LESSONS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -350,3 +353,33 @@ def test_math_is_as_written_no_stray_dollar_or_latex_in_prose(browser, site):
                 problems.append(f"{rel}: prose set as math: {tex[:100]!r}")
         page.close()
     assert not problems, "\n".join(problems[:20])
+
+
+# -- no answer before the guess --------------------------------------------------------------------
+def test_no_answer_shows_before_its_fold_is_opened(browser, site):
+    """For every predict-then-run prompt: what its reveal prints (folded) is not in plain sight
+    in any output before the next prompt (tools/spoilers.py says what gives an answer away)."""
+    shown = []
+    for name in LESSONS:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(site + f"{name}.html")
+        cells = page.locator("div.cell").evaluate_all(
+            "cells => cells.map(c => [c.classList.contains('tag_hide-output'), "
+            "c.querySelector('.cell_output')?.textContent || '', "
+            "[...c.querySelectorAll('.cell_output')].filter(o => o.checkVisibility())"
+            ".map(o => o.innerText).join('')])"
+        )
+        reveals = 0
+        for i, (folded, output, _) in enumerate(cells):
+            if not (folded and "what happened:" in output):
+                continue
+            reveals += 1
+            patterns = spoilers.answers(output)
+            for _, later_output, visible in cells[i + 1 :]:
+                if "what happened:" in later_output:
+                    break
+                found = [m.group(0) for p in patterns if (m := re.search(p, visible))]
+                shown += [f"{name}: {visible[:60]!r} shows {found}"] if found else []
+        assert reveals >= 2 or name == "00_index", f"{name}: {reveals} folded reveals"
+        page.close()
+    assert not shown, "\n".join(shown)

@@ -17,7 +17,7 @@ build/site-src/ and runs Sphinx with site/conf.py on it:
   pages in notebooks/), its source, and Binder and Colab, all made by tools/project.py from the
   repository's address in pyproject.toml (no launch link while it is a placeholder);
 - a cell tagged `hide-output` (a reveal of a predict-then-run prompt) shows its output folded,
-  until the reader opens it.
+  until the reader opens it, and so does a later cell whose output repeats the reveal's answer.
 
 Sphinx's warnings about the course's own files fail the build; the rest are printed.
 """
@@ -30,6 +30,7 @@ from pathlib import Path
 
 import learner_edition
 import project
+import spoilers
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
@@ -59,8 +60,12 @@ def _widget_note(path):
 
 
 def stage_notebook(path, target):
-    """Copy one notebook for the site: widget outputs become a note with the Binder link."""
+    """Copy one notebook for the site: widget outputs become a note on where they run, and an
+    output that repeats a reveal's answer (tools/spoilers.py) is folded as the reveal is."""
     nb = json.loads(path.read_text())
+    for _, later in spoilers.repeats(nb["cells"]):
+        tags = nb["cells"][later].setdefault("metadata", {}).setdefault("tags", [])
+        tags += [] if "hide-output" in tags else ["hide-output"]
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":  # (the solutions folder is a page here)
             source = "".join(cell["source"]).replace("](solutions/)", "](solutions/index.md)")
