@@ -176,6 +176,8 @@ def test_search_finds_a_term_from_the_middle_of_a_notebook(browser, site):
     page.wait_for_selector("#search-results li", timeout=30_000)
     results = page.locator("#search-results").inner_html()
     assert "08_wgan_gp.html" in results
+    snippet = page.locator("#search-results li p.context").first.inner_text()
+    assert "real. In this notebook you will" in snippet, f"the snippet is not the page's: {snippet}"
     _shot(page, "search")
     page.close()
 
@@ -215,6 +217,8 @@ def test_math_is_typeset_and_figures_are_sharp(browser, site):
     page = browser.new_page(viewport={"width": 1300, "height": 900}, device_scale_factor=2)
     page.goto(site + "08_wgan_gp.html")
     page.wait_for_function("document.querySelectorAll('mjx-container mjx-math').length > 0")
+    focusable = page.evaluate("document.querySelectorAll('mjx-container[tabindex]').length")
+    assert focusable == 0, f"{focusable} formulas are stops for the Tab key"
     _shot(page, "08_wgan_gp", full_page=False)
     page.locator("img").first.scroll_into_view_if_needed()
     _shot(page, "08_wgan_gp-figure")
@@ -383,3 +387,15 @@ def test_no_answer_shows_before_its_fold_is_opened(browser, site):
         assert reveals >= 2 or name == "00_index", f"{name}: {reveals} folded reveals"
         page.close()
     assert not shown, "\n".join(shown)
+
+
+def test_the_tensorflow_page_shows_names_as_code_and_the_course_run(site):
+    page = (SITE / "tensorflow.html").read_text()
+    assert "<strong>rmul</strong>" not in page and "__rmul__" in page
+    assert "The course on TensorFlow" in page and "code cells" in page
+
+
+def test_solution_pages_are_titled_with_their_own_number(site):
+    for name in SOLUTIONS:
+        title = re.search(r"<h1>(.*?)<", (SITE / "solutions" / f"{name}.html").read_text()).group(1)
+        assert title.startswith(f"Solutions to {name[:2]} "), title

@@ -23,6 +23,7 @@ Sphinx's warnings about the course's own files fail the build; the rest are prin
 """
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,7 @@ NOTEBOOKS = ROOT / "notebooks"
 SRC = ROOT / "build" / "site-src"
 OUT = ROOT / "build" / "site"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+TF_FOR_COURSE = "2.21"  # (requirements-tf.txt pins tensorflow-cpu 2.21.0)
 
 
 def lessons():
@@ -170,7 +172,7 @@ def tensorflow_page():
     tf_version = test_golden.GOLDEN.get("tensorflow_version", "2.21")
 
     def items(entries, reason=lambda e: e):
-        return "\n".join(f"- `{name}`: {reason(e)}" for name, e in sorted(entries.items()))
+        return "\n".join(f"- `{name}`: {_code(reason(e))}" for name, e in sorted(entries.items()))
 
     return f"""# minitape and TensorFlow
 
@@ -205,6 +207,47 @@ odd dtypes, misused tapes, optimizers, layers and losses), recorded under Tensor
 {len(calls) - calls_matching} others, each with its reason:
 
 {items(known.KNOWN, lambda e: e[0])}
+
+{course_on_tf_section()}
+"""
+
+
+_DUNDER = re.compile(r"(?<![`\w])(__\w+?__)(?![`\w])")
+
+
+def _code(text):
+    """A reason's Python names set as code: `__rmul__`, which Markdown would read as bold."""
+    return _DUNDER.sub(r"`\1`", text)
+
+
+def course_on_tf_section():
+    """The course itself on TensorFlow (`make test-tf`): what its committed list of differences
+    says. `make test` runs it last and fails on any cell that differs and is not listed, so the
+    list is the run's summary."""
+    sys.path.insert(0, str(ROOT / "tests" / "course_on_tf"))
+    from differences import DIFFERS, SKIP
+
+    notebooks = lessons() + solutions()
+    cells = sum(
+        c["cell_type"] == "code" for p in notebooks for c in json.loads(p.read_text())["cells"]
+    )
+    skipped = sum(len(listed) for listed in SKIP.values())
+    differs = "\n".join(
+        f"- {Path(nb).stem}, cell `{cell}`: {_code(reason)}"
+        for (nb, cell), reason in DIFFERS.items()
+    )
+    return f"""## The course on TensorFlow
+
+`make test-tf` (the last step of `make test`) runs every lesson and solution notebook of the
+course on TensorFlow {TF_FOR_COURSE}, with `import minitape as tf` replaced by `import tensorflow
+as tf`, and compares each code cell's printed output with the committed one (a float may differ
+in its last printed digit). Of the {cells:,} code cells, {cells - skipped - len(DIFFERS):,}
+print the same text, numbers included; the run fails on any other cell that differs. Not
+compared: {skipped} cells that read minitape's own recording (`tape._entries`, `minitape.viz`,
+`minitape.explain`), which TensorFlow does not show. The {len(DIFFERS)} cells where TensorFlow
+prints something else, each with what differs (listed in `tests/course_on_tf/differences.py`):
+
+{differs}
 """
 
 
