@@ -4,11 +4,19 @@ Builds the site from the committed notebooks (once for the module), serves build
 local static server and drives every page in headless Chromium: no console errors and no request
 that fails or leaves the machine, every image loads, every internal link and anchor resolves,
 the table of contents lists every notebook, search finds a term from the middle of a notebook,
-a reveal is folded until clicked, and math is typeset. Screenshots go to tests/artifacts/site/.
+a reveal is folded until clicked, and math is typeset. At phone, tablet and desktop width the
+menu, the page's contents and search open; no page is wider than a phone, and code fits the
+column at 1280 px. Every notebook page links to its download and its source, no link names the
+placeholder repository, and the site and its pages stay light. Screenshots go to
+tests/artifacts/site/.
 """
 
 import functools
+import gzip
+import html
 import http.server
+import json
+import re
 import subprocess
 import sys
 import threading
@@ -20,6 +28,9 @@ import pytest
 from test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import spoilers  # noqa: E402
+
 SITE = ROOT / "build" / "site"
 ARTIFACTS = ROOT / "tests" / "artifacts" / "site"
 LESSONS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -165,6 +176,8 @@ def test_search_finds_a_term_from_the_middle_of_a_notebook(browser, site):
     page.wait_for_selector("#search-results li", timeout=30_000)
     results = page.locator("#search-results").inner_html()
     assert "08_wgan_gp.html" in results
+    snippet = page.locator("#search-results li p.context").first.inner_text()
+    assert "real. In this notebook you will" in snippet, f"the snippet is not the page's: {snippet}"
     _shot(page, "search")
     page.close()
 
@@ -203,7 +216,9 @@ def test_a_fold_stays_closed_until_clicked(browser, site, kind):
 def test_math_is_typeset_and_figures_are_sharp(browser, site):
     page = browser.new_page(viewport={"width": 1300, "height": 900}, device_scale_factor=2)
     page.goto(site + "08_wgan_gp.html")
-    page.wait_for_function("document.querySelectorAll('mjx-container svg').length > 0")
+    page.wait_for_function("document.querySelectorAll('mjx-container mjx-math').length > 0")
+    focusable = page.evaluate("document.querySelectorAll('mjx-container[tabindex]').length")
+    assert focusable == 0, f"{focusable} formulas are stops for the Tab key"
     _shot(page, "08_wgan_gp", full_page=False)
     page.locator("img").first.scroll_into_view_if_needed()
     _shot(page, "08_wgan_gp-figure")
@@ -213,3 +228,174 @@ def test_math_is_typeset_and_figures_are_sharp(browser, site):
 def _shot(page, name, full_page=False):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+# -- every width -----------------------------------------------------------------------------------
+WIDTHS = {"phone": 390, "tablet": 768, "desktop": 1280}
+
+
+def _visible(page, selector):
+    return [b for b in page.locator(selector).all() if b.is_visible()]
+
+
+@pytest.mark.parametrize("width", sorted(WIDTHS))
+def test_menu_contents_and_search_open_at_every_width(browser, site, width):
+    page = browser.new_page(viewport={"width": WIDTHS[width], "height": 844})
+    page.goto(site + "05_higher_order.html")
+    page.wait_for_load_state("load")
+    if WIDTHS[width] < 992:  # the menu is a drawer: open it and follow a link in it
+        _visible(page, ".primary-toggle")[0].click()
+        drawer = page.locator("#pst-primary-sidebar-modal")
+        link = drawer.get_by_role("link", name="06 · Controlling the recording")
+        link.wait_for(state="visible", timeout=5_000)
+        _shot(page, f"menu-{width}")
+        link.click()
+        page.wait_for_url("**/06_controlling_the_recording.html")
+        page.go_back()
+        page.wait_for_load_state("load")
+    else:  # the menu is beside the page; its button hides it
+        assert page.locator("#pst-primary-sidebar nav.bd-links").is_visible()
+    contents = page.locator(".bd-toc-nav a", has_text="Newton")
+    if not contents.first.is_visible():
+        _visible(page, ".secondary-toggle")[0].click()
+        page.locator("#pst-secondary-sidebar-modal").get_by_role(
+            "link", name="Newton"
+        ).first.wait_for(state="visible", timeout=5_000)
+        page.keyboard.press("Escape")
+    _visible(page, ".search-button__button")[0].click()
+    page.locator("#pst-search-dialog input[type=search]").wait_for(state="visible", timeout=5_000)
+    page.close()
+
+
+def test_no_page_is_wider_than_a_phone_and_code_fits_at_1280(browser, site):
+    wide, blocks, overflowing = [], 0, []
+    for rel in _pages():
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(site + rel)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide.append(f"{rel}: {width} px")
+        page.set_viewport_size({"width": 1280, "height": 900})
+        n, over = page.evaluate(
+            """() => { const pres = [...document.querySelectorAll('article pre')];
+                const over = pres.filter(p => p.scrollWidth > p.clientWidth + 1);
+                return [pres.length, over.length]; }"""
+        )
+        blocks += n
+        overflowing += [rel] * over
+        page.close()
+    assert not wide, f"wider than a phone: {wide}"
+    assert len(overflowing) <= 0.05 * blocks, f"{len(overflowing)} of {blocks} code blocks overflow"
+
+
+# -- links and weight ------------------------------------------------------------------------------
+def test_every_notebook_page_has_its_download_and_source_and_no_placeholder_link(site):
+    missing, placeholders = [], []
+    for rel in _pages():
+        links = _parse(rel).links
+        placeholders += [f"{rel}: {href}" for href in links if "/OWNER/" in href]
+    for name in LESSONS + [f"solutions/{s}" for s in SOLUTIONS]:
+        links = _parse(f"{name}.html").links
+        wanted = [f"notebooks/{name}.ipynb", f"_sources/{name}.ipynb"]
+        missing += [f"{name}: {w}" for w in wanted if not any(h.endswith(w) for h in links)]
+    assert not placeholders, placeholders
+    assert not missing, missing
+    downloaded = json.loads((SITE / "notebooks" / "01_first_tape.ipynb").read_text())
+    reveals = [c for c in downloaded["cells"] if "hide-output" in c["metadata"].get("tags", [])]
+    assert reveals and not any(c["outputs"] for c in reveals), "the download is not the learner's"
+
+
+PAGE_LIMIT = 1_500_000  # bytes a lesson page makes the browser fetch, as a host sends them (gzip)
+SITE_LIMIT = 20_000_000  # bytes of the whole site on disk
+
+
+def test_the_site_and_its_pages_are_light(browser, site):
+    on_disk = sum(p.stat().st_size for p in SITE.rglob("*") if p.is_file())
+    assert on_disk <= SITE_LIMIT, f"the site weighs {on_disk:,} bytes"
+    heavy = []
+    for name in LESSONS:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        bodies = []
+        page.on("response", lambda r, bodies=bodies: bodies.append(r.body() if r.ok else b""))
+        page.goto(site + f"{name}.html", wait_until="networkidle")
+        sent = sum(len(gzip.compress(body)) for body in bodies)
+        if sent > PAGE_LIMIT:
+            heavy.append(f"{name}: {sent:,} bytes")
+        assert not any(b"fontawesome.js" in body for body in bodies[:1])
+        page.close()
+    assert not heavy, heavy
+
+
+# -- math as written -------------------------------------------------------------------------------
+# Prose with math taken out: a `$` or a LaTeX command left there is math that did not parse.
+_PROSE_LEFT_AS_TEX = r"""() => {
+    const left = [];
+    const prose = 'article p, article li, article td, article th, article h1, article h2, '
+        + 'article h3, article summary, article dd';
+    for (const el of document.querySelectorAll(prose)) {
+        const copy = el.cloneNode(true);
+        copy.querySelectorAll('code, pre, mjx-container, .math, script').forEach(x => x.remove());
+        if (/\$|\\[a-zA-Z]+/.test(copy.textContent)) left.push(copy.textContent.slice(0, 100));
+    }
+    return left;
+}"""
+# A formula that holds a sentence: `$` paired with the wrong `$` sets prose as italic math.
+_WORDS = re.compile(r"(?<!\\)\b[a-z]{3,}\b ")
+_MATH = re.compile(r'class="math notranslate nohighlight">(.*?)</(?:span|div)>', re.S)
+_TEXT_IN_MATH = re.compile(r"\\(?:text|texttt|mathrm|operatorname|mathbb|mathcal)\{[^}]*\}")
+
+
+def test_math_is_as_written_no_stray_dollar_or_latex_in_prose(browser, site):
+    problems = []
+    for rel in _pages():
+        page = browser.new_page()
+        page.goto(site + rel)
+        page.wait_for_load_state("load")
+        problems += [f"{rel}: {text!r}" for text in page.evaluate(_PROSE_LEFT_AS_TEX)]
+        for tex in _MATH.findall((SITE / rel).read_text()):
+            if len(_WORDS.findall(_TEXT_IN_MATH.sub("", html.unescape(tex)))) >= 3:
+                problems.append(f"{rel}: prose set as math: {tex[:100]!r}")
+        page.close()
+    assert not problems, "\n".join(problems[:20])
+
+
+# -- no answer before the guess --------------------------------------------------------------------
+def test_no_answer_shows_before_its_fold_is_opened(browser, site):
+    """For every predict-then-run prompt: what its reveal prints (folded) is not in plain sight
+    in any output before the next prompt (tools/spoilers.py says what gives an answer away)."""
+    shown = []
+    for name in LESSONS:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(site + f"{name}.html")
+        cells = page.locator("div.cell").evaluate_all(
+            "cells => cells.map(c => [c.classList.contains('tag_hide-output'), "
+            "c.querySelector('.cell_output')?.textContent || '', "
+            "[...c.querySelectorAll('.cell_output')].filter(o => o.checkVisibility())"
+            ".map(o => o.innerText).join('')])"
+        )
+        reveals = 0
+        for i, (folded, output, _) in enumerate(cells):
+            if not (folded and "what happened:" in output):
+                continue
+            reveals += 1
+            patterns = spoilers.answers(output)
+            for _, later_output, visible in cells[i + 1 :]:
+                if "what happened:" in later_output:
+                    break
+                found = [m.group(0) for p in patterns if (m := re.search(p, visible))]
+                shown += [f"{name}: {visible[:60]!r} shows {found}"] if found else []
+        assert reveals >= 2 or name == "00_index", f"{name}: {reveals} folded reveals"
+        page.close()
+    assert not shown, "\n".join(shown)
+
+
+def test_the_tensorflow_page_shows_names_as_code_and_the_course_run(site):
+    page = (SITE / "tensorflow.html").read_text()
+    assert "<strong>rmul</strong>" not in page and "__rmul__" in page
+    assert "The course on TensorFlow" in page and "code cells" in page
+
+
+def test_solution_pages_are_titled_with_their_own_number(site):
+    for name in SOLUTIONS:
+        title = re.search(r"<h1>(.*?)<", (SITE / "solutions" / f"{name}.html").read_text()).group(1)
+        assert title.startswith(f"Solutions to {name[:2]} "), title

@@ -11,10 +11,13 @@ build/site-src/ and runs Sphinx with site/conf.py on it:
 - "minitape and TensorFlow", generated now from the project's records of real TensorFlow
   (tests/tf_golden and tests/fuzz): how many cases and calls match, every listed difference
   with its reason;
-- a widget's output becomes a note that the widget runs in JupyterLab or on Binder, with the
-  link (a static page has no kernel to move a slider);
+- a widget's output becomes a note that the widget runs in JupyterLab or on Binder (a static
+  page has no kernel to move a slider);
+- each notebook page's links: download the notebook (the learner's edition, written beside the
+  pages in notebooks/), its source, and Binder and Colab, all made by tools/project.py from the
+  repository's address in pyproject.toml (no launch link while it is a placeholder);
 - a cell tagged `hide-output` (a reveal of a predict-then-run prompt) shows its output folded,
-  until the reader opens it.
+  until the reader opens it, and so does a later cell whose output repeats the reveal's answer.
 
 Sphinx's warnings about the course's own files fail the build; the rest are printed.
 """
@@ -25,19 +28,17 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import quote
+
+import learner_edition
+import project
+import spoilers
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 SRC = ROOT / "build" / "site-src"
 OUT = ROOT / "build" / "site"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-
-def binder_base():
-    """The Binder address of the repository, as the README's launch badge gives it."""
-    found = re.search(r"\((https://mybinder\.org/v2/gh/[^?)]+)", (ROOT / "README.md").read_text())
-    return found.group(1) if found else ""
+TF_FOR_COURSE = "2.21"  # (requirements-tf.txt pins tensorflow-cpu 2.21.0)
 
 
 def lessons():
@@ -50,18 +51,23 @@ def solutions():
 
 # -- the notebooks ---------------------------------------------------------------------------------
 def _widget_note(path):
-    url = f"{binder_base()}?labpath=" + quote(f"learner/{path.relative_to(NOTEBOOKS)}", safe="")
+    binder = project.binder(str(path.relative_to(ROOT)))
+    where = f' or on <a href="{binder}">Binder</a>' if binder else ""
     html = (
         '<div class="widget-note">This cell shows an interactive widget. It runs in JupyterLab '
-        f'(<code>make lab</code>) or on <a href="{url}">Binder</a>: a web page has no Python to '
-        "move it.</div>"
+        f"(<code>make lab</code>, or the notebook downloaded from this page){where}: a web page "
+        "has no Python to move it.</div>"
     )
     return {"output_type": "display_data", "metadata": {}, "data": {"text/html": html}}
 
 
 def stage_notebook(path, target):
-    """Copy one notebook for the site: widget outputs become a note with the Binder link."""
+    """Copy one notebook for the site: widget outputs become a note on where they run, and an
+    output that repeats a reveal's answer (tools/spoilers.py) is folded as the reveal is."""
     nb = json.loads(path.read_text())
+    for _, later in spoilers.repeats(nb["cells"]):
+        tags = nb["cells"][later].setdefault("metadata", {}).setdefault("tags", [])
+        tags += [] if "hide-output" in tags else ["hide-output"]
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":  # (the solutions folder is a page here)
             source = "".join(cell["source"]).replace("](solutions/)", "](solutions/index.md)")
@@ -73,6 +79,44 @@ def stage_notebook(path, target):
     nb["metadata"].pop("widgets", None)  # (no widget state to load: nothing asks for the JS)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(nb, indent=1, ensure_ascii=False))
+
+
+# -- each notebook page's links --------------------------------------------------------------------
+def page_links():
+    """{page name: [link, ...]} for the notebook pages: download (the learner's edition, which
+    write_downloads puts in notebooks/), source, Binder, Colab (the last two only when the
+    repository's address is set)."""
+    links = {}
+    for path in lessons() + solutions():
+        page = str(path.relative_to(NOTEBOOKS).with_suffix(""))
+        in_repo = str(path.relative_to(ROOT))
+        download = {
+            "label": "Download",
+            "href": f"notebooks/{page}.ipynb",
+            "title": "Download this notebook, to run it in Jupyter (its first cell installs "
+            "what it needs)",
+            "download": True,
+        }
+        source = {
+            "label": "Source",
+            "href": project.source(in_repo) or f"_sources/{page}.ipynb",
+            "title": "The notebook as committed, with its outputs",
+        }
+        launch = [
+            {"label": "Binder", "href": project.binder(in_repo), "title": "Run it in JupyterLab"},
+            {"label": "Colab", "href": project.colab(in_repo), "title": "Run it in Google Colab"},
+        ]
+        links[page] = [download, source] + [link for link in launch if link["href"]]
+    return links
+
+
+def write_downloads():
+    """The learner's edition of every notebook, where the pages' Download links point."""
+    for path in lessons() + solutions():
+        target = OUT / "notebooks" / path.relative_to(NOTEBOOKS)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        notebook = learner_edition.learner_copy(json.loads(path.read_text()))
+        target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
 
 
 # -- the landing page ------------------------------------------------------------------------------
@@ -128,7 +172,7 @@ def tensorflow_page():
     tf_version = test_golden.GOLDEN.get("tensorflow_version", "2.21")
 
     def items(entries, reason=lambda e: e):
-        return "\n".join(f"- `{name}`: {reason(e)}" for name, e in sorted(entries.items()))
+        return "\n".join(f"- `{name}`: {_code(reason(e))}" for name, e in sorted(entries.items()))
 
     return f"""# minitape and TensorFlow
 
@@ -163,7 +207,60 @@ odd dtypes, misused tapes, optimizers, layers and losses), recorded under Tensor
 {len(calls) - calls_matching} others, each with its reason:
 
 {items(known.KNOWN, lambda e: e[0])}
+
+{course_on_tf_section()}
 """
+
+
+_DUNDER = re.compile(r"(?<![`\w])(__\w+?__)(?![`\w])")
+
+
+def _code(text):
+    """A reason's Python names set as code: `__rmul__`, which Markdown would read as bold."""
+    return _DUNDER.sub(r"`\1`", text)
+
+
+def course_on_tf_section():
+    """The course itself on TensorFlow (`make test-tf`): what its committed list of differences
+    says. `make test` runs it last and fails on any cell that differs and is not listed, so the
+    list is the run's summary."""
+    sys.path.insert(0, str(ROOT / "tests" / "course_on_tf"))
+    from differences import DIFFERS, SKIP
+
+    notebooks = lessons() + solutions()
+    cells = sum(
+        c["cell_type"] == "code" for p in notebooks for c in json.loads(p.read_text())["cells"]
+    )
+    skipped = sum(len(listed) for listed in SKIP.values())
+    differs = "\n".join(
+        f"- {Path(nb).stem}, cell `{cell}`: {_code(reason)}"
+        for (nb, cell), reason in DIFFERS.items()
+    )
+    return f"""## The course on TensorFlow
+
+`make test-tf` (the last step of `make test`) runs every lesson and solution notebook of the
+course on TensorFlow {TF_FOR_COURSE}, with `import minitape as tf` replaced by `import tensorflow
+as tf`, and compares each code cell's printed output with the committed one (a float may differ
+in its last printed digit). Of the {cells:,} code cells, {cells - skipped - len(DIFFERS):,}
+print the same text, numbers included; the run fails on any other cell that differs. Not
+compared: {skipped} cells that read minitape's own recording (`tape._entries`, `minitape.viz`,
+`minitape.explain`), which TensorFlow does not show. The {len(DIFFERS)} cells where TensorFlow
+prints something else, each with what differs (listed in `tests/course_on_tf/differences.py`):
+
+{differs}
+"""
+
+
+# Theme files that no page asks for: the source maps of its minified scripts and styles (for
+# whoever debugs the theme), fontawesome.js (site/_templates/layout.html leaves it out), the
+# translations of its labels (the course is in English).
+UNUSED = ["_static/**/*.map", "_static/scripts/fontawesome.js*", "_static/locales"]
+
+
+def prune():
+    for pattern in UNUSED:
+        for path in OUT.glob(pattern):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
 # -- building --------------------------------------------------------------------------------------
@@ -178,11 +275,33 @@ def stage():
     (SRC / "index.md").write_text(landing_page())
     (SRC / "solutions" / "index.md").write_text(solutions_index())
     (SRC / "tensorflow.md").write_text(tensorflow_page())
+    (SRC / "course_links.json").write_text(json.dumps(page_links(), indent=1))
+    copy_mathjax(SRC / "_static" / "mathjax")
+
+
+# The parts of MathJax that site/conf.py loads (the loader finds each by its path).
+MATHJAX_PARTS = [
+    "startup.js",
+    "core.js",
+    "input/tex-base.js",
+    "input/tex/extensions/ams.js",
+    "input/tex/extensions/noundefined.js",
+    "output/chtml.js",
+    "output/chtml/fonts",
+]
+
+
+def copy_mathjax(target):
     import importlib.util
 
     package = importlib.util.find_spec("sphinx-mathjax-offline")  # (its name has hyphens)
     mathjax = Path(package.origin).parent / "static" / "mathjax"
-    shutil.copytree(mathjax, SRC / "_static" / "mathjax")
+    for part in MATHJAX_PARTS:
+        (target / part).parent.mkdir(parents=True, exist_ok=True)
+        if (mathjax / part).is_dir():
+            shutil.copytree(mathjax / part, target / part)
+        else:
+            shutil.copy(mathjax / part, target / part)
 
 
 def build():
@@ -198,8 +317,6 @@ def build():
         "-q",
         "-j",
         "auto",
-        "-A",
-        f"binder_base={binder_base()}",
         str(SRC),
         str(OUT),
     ]
@@ -210,6 +327,10 @@ def build():
         print(w, file=sys.stderr)
     if run.returncode or ours:
         sys.exit(f"the site did not build cleanly ({len(ours)} warnings about the course's files)")
+    write_downloads()
+    prune()
+    if not project.repository():
+        print(project.placeholder_notice())
     print(f"built {OUT.relative_to(ROOT)}/index.html")
 
 
