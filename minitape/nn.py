@@ -3,11 +3,13 @@
 from .array_ops import embedding_lookup  # noqa: F401
 from .nn_impl import l2_loss, sigmoid_cross_entropy_with_logits  # noqa: F401
 from .nn_ops import (  # noqa: F401
+    avg_pool2d,
     conv2d,
     conv2d_transpose,
     gelu,
     leaky_relu,
     log_softmax,
+    max_pool2d,
     relu6,
     selu,
     silu,

@@ -101,3 +101,16 @@ def test_embedding_looks_up_rows_and_counts_negative_indices_from_the_end():
     assert emb(tf.constant([[3, -1], [0, 1]])).numpy()[0].tolist() == [[6.0, 7.0], [6.0, 7.0]]
     with pytest.raises(ValueError, match="positive integer"):
         layers.Embedding(0, 2)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: layers.MaxPooling2D(),
+        lambda: layers.AveragePooling2D(3, strides=2, padding="same"),
+        lambda: layers.GlobalMaxPooling2D(),
+    ],
+)
+def test_pooling_layer_gradients(make):
+    layer = float64(make())
+    check_grads(layer, rng.uniform(-2, 2, (2, 4, 5, 2)))

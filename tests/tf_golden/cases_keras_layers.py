@@ -420,3 +420,35 @@ def keras_normalization_second_derivatives(tf):
             s = tf.reduce_sum(g * g)
         out.append([g, outer.gradient(s, x)])
     return out
+
+
+@case
+def keras_pooling_layers_and_ops(tf):
+    x = _x(tf, 2, 5, 4, 2)
+    ties = tf.constant([[[[1.0], [1.0]], [[0.0], [1.0]]]])
+    out = []
+    for layer in (
+        tf.keras.layers.MaxPooling2D(name="mp"),
+        tf.keras.layers.MaxPooling2D((3, 2), strides=(2, 1), padding="same", name="mp2"),
+        tf.keras.layers.AveragePooling2D((2, 2), name="ap"),
+        tf.keras.layers.AveragePooling2D(3, strides=2, padding="same", name="ap2"),
+        tf.keras.layers.GlobalMaxPooling2D(name="gmp"),
+    ):
+        out.append(_grads(tf, layer, x))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.nn.max_pool2d(x, 2, 1, "SAME") ** 2)
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(g * g)
+    with tf.GradientTape() as tape:
+        tape.watch(ties)
+        m = tf.nn.max_pool2d(ties, 2, 2, "VALID")
+    return [
+        out,
+        [g, outer.gradient(s, x)],
+        [m, tape.gradient(m, ties)],
+        tf.nn.avg_pool2d(x, [1, 2, 2, 1], [1, 1, 1, 1], "VALID"),
+        attempt(tf.keras.layers.AveragePooling2D),
+    ]
