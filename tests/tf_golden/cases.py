@@ -5887,5 +5887,6 @@ from . import (  # noqa: E402, F401
     cases_nn,
     cases_random,
     cases_refusals,
+    cases_tutorial_autodiff,
     cases_tutorial_dcgan,
 )
