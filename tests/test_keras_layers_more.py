@@ -28,6 +28,9 @@ LAYERS = [
     (lambda: layers.LayerNormalization(), (2, 4)),
     (lambda: layers.LayerNormalization(axis=[1, 2]), (2, 3, 2)),
     (lambda: layers.Conv2DTranspose(2, 3, strides=2, padding="same"), (1, 2, 2, 1)),
+    (lambda: layers.UpSampling2D((2, 3)), (1, 2, 2, 2)),
+    (lambda: layers.ZeroPadding2D(((1, 0), (2, 1))), (1, 2, 3, 1)),
+    (lambda: layers.Cropping2D(1), (1, 4, 4, 1)),
 ]
 
 

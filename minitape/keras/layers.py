@@ -5,6 +5,7 @@ that say what they hold, and `Layer` (base_layer.py) to write your own.
   Embedding, GlobalAveragePooling2D, Lambda;
 * layers_norm.py: BatchNormalization, LayerNormalization;
 * layers_pool.py: MaxPooling2D, AveragePooling2D, GlobalMaxPooling2D;
+* layers_image.py: UpSampling2D, ZeroPadding2D, Cropping2D;
 * input_layer.py: Input and InputLayer.
 """
 
@@ -26,6 +27,7 @@ from .layers_core import (  # noqa: F401
     ReLU,
     Reshape,
 )
+from .layers_image import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
 from .layers_norm import BatchNormalization, LayerNormalization  # noqa: F401
 from .layers_pool import AveragePooling2D, GlobalMaxPooling2D, MaxPooling2D  # noqa: F401
 
@@ -52,6 +54,9 @@ __all__ = [
     "LeakyReLU",
     "ReLU",
     "Reshape",
+    "Cropping2D",
+    "UpSampling2D",
+    "ZeroPadding2D",
 ]
 
 

@@ -5889,4 +5889,5 @@ from . import (  # noqa: E402, F401
     cases_refusals,
     cases_tutorial_autodiff,
     cases_tutorial_dcgan,
+    cases_tutorial_wgan_gp,
 )
