@@ -55,3 +55,22 @@ from .ops import (  # noqa: F401
     tanh,
     truediv,
 )
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """The mean squared deviation from the mean over `axis` (TF's formula: the mean, kept
+    for broadcasting, then the mean of the squared differences; integers are refused)."""
+    from .ops import convert_to_tensor
+
+    x = convert_to_tensor(input_tensor)
+    means = reduce_mean(x, axis=axis, keepdims=True)
+    if means.dtype.is_integer:
+        raise TypeError(
+            f"Input must be either real or complex. Received integer type {means.dtype}."
+        )
+    return reduce_mean(square(x - means), axis=axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """The square root of `reduce_variance`: the standard deviation over `axis`."""
+    return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))

@@ -452,3 +452,26 @@ def keras_pooling_layers_and_ops(tf):
         tf.nn.avg_pool2d(x, [1, 2, 2, 1], [1, 1, 1, 1], "VALID"),
         attempt(tf.keras.layers.AveragePooling2D),
     ]
+
+
+@case
+def keras_image_layers_lambda_and_extras(tf):
+    x = _x(tf, 1, 3, 4, 2)
+    out = [
+        _grads(tf, tf.keras.layers.UpSampling2D((2, 3), name="up"), x),
+        _grads(tf, tf.keras.layers.ZeroPadding2D(((1, 0), (2, 1)), name="zp"), x),
+        _grads(tf, tf.keras.layers.Cropping2D(((1, 0), (1, 2)), name="crop"), x),
+        _grads(tf, tf.keras.layers.Lambda(lambda t: t * 2.0 + 1.0, name="lam"), x),
+        attempt(tf.keras.layers.Cropping2D, -1),
+    ]
+    v = _x(tf, 3, 4)
+    return [
+        out,
+        tf.math.reduce_std(v),
+        tf.math.reduce_std(v, axis=0),
+        tf.math.reduce_variance(v, axis=1, keepdims=True),
+        attempt(tf.math.reduce_std, tf.constant([1, 2])),
+        tf.config.list_physical_devices("GPU"),
+        [d.device_type for d in tf.config.list_physical_devices()],
+        [d.name for d in tf.config.list_physical_devices("CPU")],
+    ]
