@@ -475,3 +475,18 @@ def keras_image_layers_lambda_and_extras(tf):
         [d.device_type for d in tf.config.list_physical_devices()],
         [d.name for d in tf.config.list_physical_devices("CPU")],
     ]
+
+
+@case(message=True)
+def keras_model_get_layer(tf):
+    inputs = tf.keras.Input(shape=(2,), name="in")
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(1, name="d")(inputs), name="m")
+    return [
+        model.get_layer("d").name,
+        model.get_layer(index=0).name,
+        attempt(model.get_layer, "nope"),
+        attempt(model.get_layer, index=5),
+        attempt(model.get_layer),
+        attempt(model.get_layer, "d", 1),
+        [t.shape for t in [model.input, model.output]],
+    ]
