@@ -48,3 +48,27 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     relu_logits = o.where(cond, logits, zeros)  # max(x, 0)
     neg_abs_logits = o.where(cond, -logits, logits)  # -|x|
     return relu_logits - logits * labels + o.log1p(o.exp(neg_abs_logits))
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """sum(per_example_loss * sample_weight) / global_batch_size: the loss of a batch that
+    adds up to the mean over the global batch (one replica here, so the batch's own size by
+    default)."""
+    loss = convert_to_tensor(per_example_loss)
+    dtype = loss.dtype
+    if len(loss.shape) == 0:
+        raise ValueError(
+            "Invalid value passed for `per_example_loss`. Expected a tensor with at least rank 1."
+        )
+    if sample_weight is not None:
+        loss = loss * o.cast(sample_weight, dtype)
+    if global_batch_size is None:
+        global_batch_size = loss.shape[0]
+    size = convert_to_tensor(global_batch_size)
+    if len(size.shape) != 0:
+        raise invalid("AssertRank", "global_batch_size must be scalar.")
+    if not size.dtype.is_integer:
+        raise TypeError(f"global_batch_size must be an integer. Received dtype: {size.dtype}")
+    if int(size) <= 0:
+        raise invalid("assert_positive", "global_batch_size must be positive.")
+    return o.reduce_sum(loss) / o.cast(size, dtype)

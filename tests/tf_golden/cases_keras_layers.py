@@ -490,3 +490,17 @@ def keras_model_get_layer(tf):
         attempt(model.get_layer, "d", 1),
         [t.shape for t in [model.input, model.output]],
     ]
+
+
+@case
+def nn_compute_average_loss(tf):
+    per_example = tf.constant([1.0, 2.0, 3.0, 6.0])
+    return [
+        tf.nn.compute_average_loss(per_example),
+        tf.nn.compute_average_loss(per_example, global_batch_size=8),
+        tf.nn.compute_average_loss(per_example, sample_weight=[1.0, 0.0, 2.0, 0.5]),
+        tf.nn.compute_average_loss(per_example, sample_weight=0.5, global_batch_size=2),
+        tf.nn.compute_average_loss(tf.constant([[1.0, 2.0], [3.0, 4.0]])),
+        attempt(tf.nn.compute_average_loss, tf.constant(1.0)),
+        attempt(tf.nn.compute_average_loss, per_example, global_batch_size=2.0),
+    ]
