@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     layers,
     losses,
     metrics,
+    mixed_precision,
     models,
     optimizers,
     random,

@@ -504,3 +504,34 @@ def nn_compute_average_loss(tf):
         attempt(tf.nn.compute_average_loss, tf.constant(1.0)),
         attempt(tf.nn.compute_average_loss, per_example, global_batch_size=2.0),
     ]
+
+
+@case(message=True)
+def keras_loss_scale_optimizer(tf):
+    tf.keras.utils.set_random_seed(0)
+    w = tf.Variable([1.0, -2.0])
+    opt = tf.keras.mixed_precision.LossScaleOptimizer(
+        tf.keras.optimizers.SGD(0.1), initial_scale=8.0, dynamic_growth_steps=2
+    )
+    before = opt.scale_loss(tf.constant(3.0))
+    log = []
+    for factor in (1.0, 1.0, 1.0, float("inf"), 1.0):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * w) * factor
+            scaled = opt.scale_loss(loss)
+        grads = tape.gradient(scaled, [w])
+        opt.apply_gradients(zip(grads, [w]))
+        log.append(
+            [w.numpy(), opt.dynamic_scale.numpy(), opt.step_counter.numpy(), opt.iterations.numpy()]
+        )
+    return [
+        before,
+        log,
+        opt.learning_rate.numpy(),
+        attempt(
+            tf.keras.mixed_precision.LossScaleOptimizer, tf.keras.optimizers.SGD(), clipnorm=1.0
+        ),
+        attempt(
+            tf.keras.mixed_precision.LossScaleOptimizer, tf.keras.optimizers.SGD(), dynamic=False
+        ),
+    ]
