@@ -25,7 +25,9 @@ from .layers_core import (  # noqa: F401
     Lambda,
     LeakyReLU,
     ReLU,
+    Rescaling,
     Reshape,
+    Softmax,
 )
 from .layers_image import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
 from .layers_norm import BatchNormalization, LayerNormalization  # noqa: F401
@@ -54,6 +56,8 @@ __all__ = [
     "LeakyReLU",
     "ReLU",
     "Reshape",
+    "Rescaling",
+    "Softmax",
     "Cropping2D",
     "UpSampling2D",
     "ZeroPadding2D",

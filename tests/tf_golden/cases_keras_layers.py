@@ -535,3 +535,30 @@ def keras_loss_scale_optimizer(tf):
             tf.keras.mixed_precision.LossScaleOptimizer, tf.keras.optimizers.SGD(), dynamic=False
         ),
     ]
+
+
+@case(message=True)
+def keras_softmax_rescaling_and_add_weight(tf):
+    x = _x(tf, 2, 3)
+
+    class Scaled(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight(
+                shape=(input_shape[-1],), initializer="ones", trainable=True, name="w"
+            )
+            self.c = self.add_weight((), "zeros", "float32", trainable=False, name="c")
+            self.error = attempt(self.add_weight, (), "zeros", "float32", False)
+
+        def call(self, inputs):
+            return inputs * self.w + self.c
+
+    layer = Scaled(name="scaled")
+    return [
+        _grads(tf, tf.keras.layers.Softmax(name="sm"), x),
+        _grads(tf, tf.keras.layers.Softmax(axis=0, name="sm0"), x),
+        tf.keras.layers.Rescaling(1.0 / 255, name="rs")(tf.constant([[0, 128, 255]], tf.uint8)),
+        tf.keras.layers.Rescaling(2.0, offset=-1.0, name="rs2")(x),
+        _grads(tf, layer, x),
+        [[v.path, v.trainable] for v in layer.weights],
+        layer.error,
+    ]
