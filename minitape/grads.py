@@ -394,6 +394,19 @@ VJPS = {
         ),
         lambda gg, ans, x, g, filter_shape, **k: apply(n.Conv2D, x, gg, **k),
     ),
+    n.MaxPool: (lambda g, ans, x, **k: apply(n.MaxPoolGrad, x, ans, g, **k),),
+    n.MaxPoolGrad: (
+        lambda gg, ans, x, y, g, **k: zeros_like(x),
+        lambda gg, ans, x, y, g, **k: zeros_like(y),
+        lambda gg, ans, x, y, g, **k: apply(n.MaxPoolGradGrad, x, y, gg, **k),
+    ),  # (TF: the window's maximum moves nothing to first order)
+    n.MaxPoolGradGrad: (
+        lambda gg, ans, x, y, g, **k: zeros_like(x),
+        lambda gg, ans, x, y, g, **k: zeros_like(y),
+        lambda gg, ans, x, y, g, **k: apply(n.MaxPoolGrad, x, y, gg, **k),
+    ),
+    n.AvgPool: (lambda g, ans, x, **k: apply(n.AvgPoolGrad, g, input_shape=x._value.shape, **k),),
+    n.AvgPoolGrad: (lambda gg, ans, g, input_shape, **k: apply(n.AvgPool, gg, **k),),
     d.CheckNumerics: (
         lambda g, ans, x, message: d.check_numerics(
             g,

@@ -2,13 +2,21 @@
 `bias_add`, `moments`."""
 
 from .array_ops import embedding_lookup  # noqa: F401
-from .nn_impl import bias_add, l2_loss, moments, sigmoid_cross_entropy_with_logits  # noqa: F401
+from .nn_impl import (  # noqa: F401
+    bias_add,
+    compute_average_loss,
+    l2_loss,
+    moments,
+    sigmoid_cross_entropy_with_logits,
+)
 from .nn_ops import (  # noqa: F401
+    avg_pool2d,
     conv2d,
     conv2d_transpose,
     gelu,
     leaky_relu,
     log_softmax,
+    max_pool2d,
     relu6,
     selu,
     silu,

@@ -9,7 +9,13 @@ from . import ops as o
 from .errors import invalid
 from .tensor import Tensor, Variable, convert_to_tensor, operand, read
 
-__all__ = ["l2_loss", "sigmoid_cross_entropy_with_logits", "bias_add", "moments"]
+__all__ = [
+    "l2_loss",
+    "sigmoid_cross_entropy_with_logits",
+    "bias_add",
+    "moments",
+    "compute_average_loss",
+]
 
 
 def l2_loss(t, name=None):
@@ -96,3 +102,27 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     if x.dtype.name == "float16":
         return o.cast(mean, "float16"), o.cast(variance, "float16")
     return mean, variance
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """sum(per_example_loss * sample_weight) / global_batch_size: the loss of a batch that
+    adds up to the mean over the global batch (one replica here, so the batch's own size by
+    default)."""
+    loss = convert_to_tensor(per_example_loss)
+    dtype = loss.dtype
+    if len(loss.shape) == 0:
+        raise ValueError(
+            "Invalid value passed for `per_example_loss`. Expected a tensor with at least rank 1."
+        )
+    if sample_weight is not None:
+        loss = loss * o.cast(sample_weight, dtype)
+    if global_batch_size is None:
+        global_batch_size = loss.shape[0]
+    size = convert_to_tensor(global_batch_size)
+    if len(size.shape) != 0:
+        raise invalid("AssertRank", "global_batch_size must be scalar.")
+    if not size.dtype.is_integer:
+        raise TypeError(f"global_batch_size must be an integer. Received dtype: {size.dtype}")
+    if int(size) <= 0:
+        raise invalid("assert_positive", "global_batch_size must be positive.")
+    return o.reduce_sum(loss) / o.cast(size, dtype)

@@ -644,3 +644,119 @@ def conv2d_transpose(
         dilations=pair(dilations, 1),
         padding=padding,
     )
+
+
+# --- max_pool2d / avg_pool2d ----------------------------------------------------------------
+def _pool_windows(x, ksize, strides, padding, fill):
+    """The windows of `x` padded with `fill`, (N, out_h, out_w, C, kh, kw), and the padding
+    before each spatial axis."""
+    (kh, kw), (sh, sw) = ksize, strides
+    oh, top, bottom = _pads(x.shape[1], kh, sh, 1, padding)
+    ow, left, right = _pads(x.shape[2], kw, sw, 1, padding)
+    if top or bottom or left or right:
+        x = np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)), constant_values=fill)
+    win = sliding_window_view(x, (kh, kw), axis=(1, 2))[:, ::sh, ::sw][:, :oh, :ow]
+    return win, (top, left), x.shape
+
+
+def _argmax_positions(x, ksize, strides, padding):
+    """For each output of max pooling: the flat index, in the padded input, of the first
+    maximum of its window in row-major order (where TF's MaxPoolGrad sends the gradient)."""
+    (kh, kw), (sh, sw) = ksize, strides
+    win, pads, padded = _pool_windows(x, ksize, strides, padding, -np.inf)
+    n, oh, ow, c = win.shape[:4]
+    first = win.reshape(n, oh, ow, c, kh * kw).argmax(-1)
+    rows = np.arange(oh)[None, :, None, None] * sh + first // kw
+    cols = np.arange(ow)[None, None, :, None] * sw + first % kw
+    batch = np.arange(n)[:, None, None, None]
+    chan = np.arange(c)[None, None, None, :]
+    return np.ravel_multi_index((batch, rows, cols, chan), padded), pads, padded
+
+
+def _max_pool_grad(x, y, g, ksize, strides, padding):
+    flat, (top, left), padded = _argmax_positions(x, ksize, strides, padding)
+    out = np.bincount(flat.ravel(), g.ravel(), np.prod(padded)).astype(g.dtype)
+    h, w = x.shape[1:3]
+    return out.reshape(padded)[:, top : top + h, left : left + w]
+
+
+def _max_pool_grad_grad(x, y, gg, ksize, strides, padding):
+    flat, (top, left), padded = _argmax_positions(x, ksize, strides, padding)
+    full = np.zeros(padded, gg.dtype)
+    full[:, top : top + x.shape[1], left : left + x.shape[2]] = gg
+    return full.ravel()[flat]
+
+
+def _avg_pool(x, ksize, strides, padding):
+    win, _, _ = _pool_windows(x, ksize, strides, padding, 0)
+    ones = np.ones((1,) + x.shape[1:3] + (1,), x.dtype)
+    counts, _, _ = _pool_windows(ones, ksize, strides, padding, 0)
+    return (win.sum((4, 5)) / counts.sum((4, 5))).astype(x.dtype)
+
+
+def _avg_pool_grad(g, input_shape, ksize, strides, padding):
+    (kh, kw), (sh, sw) = ksize, strides
+    ones = np.ones((1,) + tuple(input_shape[1:3]) + (1,), g.dtype)
+    counts, (top, left), padded = _pool_windows(ones, ksize, strides, padding, 0)
+    share = g / counts.sum((4, 5))
+    out = np.zeros((input_shape[0],) + padded[1:3] + (input_shape[3],), g.dtype)
+    oh, ow = g.shape[1:3]
+    for i in range(kh):
+        for j in range(kw):
+            out[:, i : i + sh * (oh - 1) + 1 : sh, j : j + sw * (ow - 1) + 1 : sw] += share
+    return out[:, top : top + input_shape[1], left : left + input_shape[2]]
+
+
+MaxPool = _op(
+    "MaxPool",
+    lambda x, ksize, strides, padding: _pool_windows(x, ksize, strides, padding, -np.inf)[0].max(
+        (4, 5)
+    ),
+)
+MaxPoolGrad = _op("MaxPoolGrad", _max_pool_grad)
+MaxPoolGradGrad = _op("MaxPoolGradGrad", _max_pool_grad_grad)
+AvgPool = _op("AvgPool", _avg_pool)
+AvgPoolGrad = _op("AvgPoolGrad", _avg_pool_grad)
+
+
+def _pool_pair(value, name, op_name):
+    """ksize or strides as TF takes them: an int, or a list of 1, 2 or 4 (N, H, W, C) ints."""
+    v = [value] if isinstance(value, int) else [int(d) for d in value]
+    if len(v) == 1:
+        return (v[0], v[0])
+    if len(v) == 2:
+        return tuple(v)
+    if len(v) == 4:
+        if v[0] != 1 or v[3] != 1:
+            raise invalid(
+                op_name, "Pooling is not yet supported on the batch nor channel dimension."
+            )
+        return (v[1], v[2])
+    raise ValueError(
+        f"`{name}` should be of length 1, 2 or 4. Received: {name}={value} of length {len(v)}"
+    )
+
+
+def _pool(op, op_name, input, ksize, strides, padding, data_format):  # noqa: A002
+    x = read(input)
+    if data_format not in ("NHWC", None):
+        raise invalid(op_name, f"Default {op_name}Op only supports NHWC on device type CPU")
+    if len(x._value.shape) != 4:
+        raise invalid(op_name, f"input must be 4-dimensional{list(x._value.shape)}")
+    if padding not in ("VALID", "SAME"):
+        raise ValueError(f"`padding` must be 'VALID' or 'SAME'; got {padding!r}")
+    k = _pool_pair(ksize, "ksize", op_name)
+    s = _pool_pair(strides, "strides", op_name)
+    return apply(op, x, ksize=k, strides=s, padding=padding)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """The maximum of each `ksize` window of an NHWC input, every `strides` positions ("SAME"
+    pads with -inf). Its gradient goes to the first maximum of each window, as TF's."""
+    return _pool(MaxPool, "MaxPool", input, ksize, strides, padding, data_format)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """The mean of each `ksize` window of an NHWC input ("SAME": of the positions inside the
+    input, the padding not counted, as TF's)."""
+    return _pool(AvgPool, "AvgPool", input, ksize, strides, padding, data_format)

@@ -44,7 +44,15 @@ from .tape_args import (
     plain_gradient_call,
     tensor_args,
 )
-from .tensor import Tensor, TensorShape, Variable, bool_flag, convert_to_tensor, operand
+from .tensor import (
+    Tensor,
+    TensorShape,
+    Variable,
+    as_seen_by_tapes,
+    bool_flag,
+    convert_to_tensor,
+    operand,
+)
 
 __all__ = ["GradientTape", "UnconnectedGradients", "Op", "apply"]
 
@@ -637,7 +645,8 @@ class GradientTape:
             check_parallel_iterations(
                 parallel_iterations, "jacobian", target._value.size, self._persistent
             )
-        flat_sources = tensor_args(nest.flatten(sources), "Each source")
+        flat = [as_seen_by_tapes(s) for s in nest.flatten(sources)]  # (Keras variables too)
+        flat_sources = tensor_args(flat, "Each source")
         tshape = target._value.shape
         try:
             rows = [self._grads([target], [seed], flat_sources) for seed in _unit_seeds(target)]

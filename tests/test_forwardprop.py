@@ -36,6 +36,7 @@ LABELS = tf.constant(rng.dirichlet(np.ones(4), 3))
 CONV = {"strides": (1, 1), "dilations": (1, 1), "padding": "SAME"}
 CHOICE = tf.constant(rng.random(S) > 0.5)
 # op -> (function of tensors, input generators); one entry per op of grads.VJPS with a rule
+POOL = {"ksize": (2, 2), "strides": (1, 1), "padding": "SAME"}
 BY_OP = {
     ops.Add: (tf.add, [rand, lambda s: rand((4,))]),
     ops.Sub: (tf.subtract, [rand, rand]),
@@ -149,6 +150,20 @@ BY_OP = {
     nn_ops.Conv2DBackpropFilter: (
         lambda x, g: apply(nn_ops.Conv2DBackpropFilter, x, g, filter_shape=(2, 2, 2, 3), **CONV),
         [lambda s: rand((1, 3, 4, 2)), lambda s: rand((1, 3, 4, 3))],
+    ),
+    nn_ops.MaxPool: (lambda x: tf.nn.max_pool2d(x, 2, 1, "SAME"), [lambda s: rand((1, 3, 4, 2))]),
+    nn_ops.MaxPoolGrad: (
+        lambda x, y, g: apply(nn_ops.MaxPoolGrad, x, y, g, **POOL),
+        [lambda s: rand((1, 3, 4, 2))] * 3,
+    ),
+    nn_ops.MaxPoolGradGrad: (
+        lambda x, y, gg: apply(nn_ops.MaxPoolGradGrad, x, y, gg, **POOL),
+        [lambda s: rand((1, 3, 4, 2))] * 3,
+    ),
+    nn_ops.AvgPool: (lambda x: tf.nn.avg_pool2d(x, 2, 1, "SAME"), [lambda s: rand((1, 3, 4, 2))]),
+    nn_ops.AvgPoolGrad: (
+        lambda g: apply(nn_ops.AvgPoolGrad, g, input_shape=(1, 3, 4, 2), **POOL),
+        [lambda s: rand((1, 3, 4, 2))],
     ),
     nn_ops.Erf: (tf.math.erf, [rand]),
     debugging.CheckNumerics: (lambda x: tf.debugging.check_numerics(x, "x"), [rand]),

@@ -28,6 +28,9 @@ LAYERS = [
     (lambda: layers.LayerNormalization(), (2, 4)),
     (lambda: layers.LayerNormalization(axis=[1, 2]), (2, 3, 2)),
     (lambda: layers.Conv2DTranspose(2, 3, strides=2, padding="same"), (1, 2, 2, 1)),
+    (lambda: layers.UpSampling2D((2, 3)), (1, 2, 2, 2)),
+    (lambda: layers.ZeroPadding2D(((1, 0), (2, 1))), (1, 2, 3, 1)),
+    (lambda: layers.Cropping2D(1), (1, 4, 4, 1)),
 ]
 
 
@@ -101,3 +104,16 @@ def test_embedding_looks_up_rows_and_counts_negative_indices_from_the_end():
     assert emb(tf.constant([[3, -1], [0, 1]])).numpy()[0].tolist() == [[6.0, 7.0], [6.0, 7.0]]
     with pytest.raises(ValueError, match="positive integer"):
         layers.Embedding(0, 2)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: layers.MaxPooling2D(),
+        lambda: layers.AveragePooling2D(3, strides=2, padding="same"),
+        lambda: layers.GlobalMaxPooling2D(),
+    ],
+)
+def test_pooling_layer_gradients(make):
+    layer = float64(make())
+    check_grads(layer, rng.uniform(-2, 2, (2, 4, 5, 2)))

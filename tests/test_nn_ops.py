@@ -255,3 +255,25 @@ def test_conv2d_transpose_is_the_gradient_of_conv2d():
         y = tf.nn.conv2d(x, f, 2, "SAME")
     by_tape = tape.gradient(y, x, output_gradients=g)
     assert np.allclose(tf.nn.conv2d_transpose(g, f, (1, 5, 5, 2), 2, "SAME"), by_tape)
+
+
+POOLS = [  # (input shape, ksize, strides, padding)
+    ((2, 5, 6, 2), 2, 2, "VALID"),
+    ((1, 5, 6, 1), 3, 2, "SAME"),
+    ((1, 4, 5, 2), (2, 3), (1, 2), "SAME"),
+    ((1, 4, 4, 1), [1, 2, 2, 1], [1, 1, 1, 1], "VALID"),
+]
+
+
+@pytest.mark.parametrize("xs,ksize,strides,padding", POOLS, ids=str)
+@pytest.mark.parametrize("pool", [tf.nn.max_pool2d, tf.nn.avg_pool2d], ids=lambda f: f.__name__)
+def test_pooling_gradients(pool, xs, ksize, strides, padding):
+    check_grads(lambda x: pool(x, ksize, strides, padding), rand(*xs))
+
+
+def test_max_pool_sends_a_tied_window_gradient_to_its_first_maximum():
+    x = tf.constant(np.array([[1.0, 1.0], [0.0, 1.0]], np.float32).reshape(1, 2, 2, 1))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    assert tape.gradient(y, x).numpy().ravel().tolist() == [1.0, 0.0, 0.0, 0.0]

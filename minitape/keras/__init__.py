@@ -23,11 +23,13 @@ around the same step.
 
 from . import (  # noqa: F401
     activations,
+    backend,
     callbacks,
     initializers,
     layers,
     losses,
     metrics,
+    mixed_precision,
     models,
     optimizers,
     random,

@@ -253,15 +253,23 @@ class Layer:
         shape=None,
         initializer=None,
         dtype=None,
+        *more,
         trainable=True,
-        name=None,
+        autocast=True,
         regularizer=None,
         constraint=None,
-        autocast=True,
+        aggregation="none",
+        overwrite_with_gradient=False,
+        name=None,
     ):
         """A new Keras variable of this layer, named `name` with the layers being built as
         its `path` ('dense/kernel'); `initializer` by name or object (Glorot uniform by
-        default, as Keras 3's for floats); `regularizer` adds its penalty to `losses`."""
+        default, as Keras 3's for floats); `regularizer` adds its penalty to `losses`. The
+        rest are keyword arguments, as in Keras 3."""
+        if more:
+            raise TypeError(
+                f"add_weight() takes at most 3 positional arguments but {3 + len(more)} were given."
+            )
         shape = () if shape is None else tuple(shape)
         init = initializers.get("glorot_uniform" if initializer is None else initializer)
         name = name or "variable"

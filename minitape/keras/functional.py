@@ -39,6 +39,14 @@ class Functional(Model):
         self.built = True
 
     @property
+    def input(self):
+        return self.inputs
+
+    @property
+    def output(self):
+        return self.outputs
+
+    @property
     def input_shape(self):
         return nest.map_structure(lambda t: tuple(t.shape), self.inputs)
 

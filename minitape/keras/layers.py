@@ -4,6 +4,8 @@ that say what they hold, and `Layer` (base_layer.py) to write your own.
 * layers_core.py: Flatten, Reshape, Dropout, ReLU, LeakyReLU, Activation, Concatenate, Add,
   Embedding, GlobalAveragePooling2D, Lambda;
 * layers_norm.py: BatchNormalization, LayerNormalization;
+* layers_pool.py: MaxPooling2D, AveragePooling2D, GlobalMaxPooling2D;
+* layers_image.py: UpSampling2D, ZeroPadding2D, Cropping2D;
 * input_layer.py: Input and InputLayer.
 """
 
@@ -23,9 +25,13 @@ from .layers_core import (  # noqa: F401
     Lambda,
     LeakyReLU,
     ReLU,
+    Rescaling,
     Reshape,
+    Softmax,
 )
+from .layers_image import Cropping2D, UpSampling2D, ZeroPadding2D  # noqa: F401
 from .layers_norm import BatchNormalization, LayerNormalization  # noqa: F401
+from .layers_pool import AveragePooling2D, GlobalMaxPooling2D, MaxPooling2D  # noqa: F401
 
 __all__ = [
     "Layer",
@@ -36,6 +42,9 @@ __all__ = [
     "Conv2DTranspose",
     "Activation",
     "Add",
+    "AveragePooling2D",
+    "GlobalMaxPooling2D",
+    "MaxPooling2D",
     "BatchNormalization",
     "Concatenate",
     "Dropout",
@@ -47,6 +56,11 @@ __all__ = [
     "LeakyReLU",
     "ReLU",
     "Reshape",
+    "Rescaling",
+    "Softmax",
+    "Cropping2D",
+    "UpSampling2D",
+    "ZeroPadding2D",
 ]
 
 

@@ -1,7 +1,7 @@
 """The layers without a kernel the tutorials use, each as Keras 3 computes it.
 
 * shapes: Flatten, Reshape;
-* activations as layers: ReLU, LeakyReLU, Activation;
+* activations as layers: ReLU, LeakyReLU, Softmax, Activation; Rescaling;
 * Dropout (random, only when called with `training=True`);
 * merging several inputs: Concatenate, Add;
 * Embedding (a table of vectors looked up by index), GlobalAveragePooling2D, Lambda.
@@ -24,6 +24,8 @@ __all__ = [
     "ReLU",
     "LeakyReLU",
     "Activation",
+    "Softmax",
+    "Rescaling",
     "Dropout",
     "Concatenate",
     "Add",
@@ -122,6 +124,34 @@ class LeakyReLU(Layer):
 
     def call(self, inputs):
         return activations.leaky_relu(inputs, negative_slope=self.negative_slope)
+
+
+class Softmax(Layer):
+    """exp(x) / sum(exp(x)) along `axis` (the last by default)."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+        self.built = True
+
+    def call(self, inputs):
+        return activations.softmax(inputs, axis=self.axis)
+
+
+class Rescaling(Layer):
+    """`inputs * scale + offset` in the layer's dtype: pixels 0..255 to 0..1 with 1 / 255."""
+
+    def __init__(self, scale, offset=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.scale, self.offset = scale, offset
+        self.built = True
+
+    def _as_input(self, x):  # (integer pixels are cast in call, not refused)
+        return x if x is None or is_tensor(x) else super()._as_input(x)
+
+    def call(self, inputs):
+        scale, offset = cast(self.scale, self.dtype), cast(self.offset, self.dtype)
+        return cast(inputs, self.dtype) * scale + offset
 
 
 class Activation(Layer):

@@ -51,6 +51,29 @@ class Model(TensorFlowTrainer, Layer):
     def layers(self):
         return self._tracked()[1]
 
+    def get_layer(self, name=None, index=None):
+        """The layer named `name`, or at position `index` of `layers`."""
+        if index is not None and name is not None:
+            raise ValueError(
+                f"Provide only a layer name or a layer index. Received: index={index}, name={name}."
+            )
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(
+                    f"Was asked to retrieve layer at index {index} but model only has "
+                    f"{len(self.layers)} layers."
+                )
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(
+                f"No such layer: {name}. Existing layers are: "
+                f"{list(layer.name for layer in self.layers)}."
+            )
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
+
     def summary(
         self,
         line_length=None,

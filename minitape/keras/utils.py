@@ -5,9 +5,10 @@ import random as _py_random
 import numpy as np
 
 from .. import random
+from .backend import clear_session  # noqa: F401
 from .progbar import Progbar  # noqa: F401
 
-__all__ = ["Progbar", "set_random_seed"]
+__all__ = ["Progbar", "clear_session", "set_random_seed"]
 
 
 def set_random_seed(seed):

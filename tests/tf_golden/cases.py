@@ -5890,5 +5890,7 @@ from . import (  # noqa: E402, F401
     cases_random,
     cases_refusals,
     cases_special_math,
+    cases_tutorial_autodiff,
     cases_tutorial_dcgan,
+    cases_tutorial_wgan_gp,
 )

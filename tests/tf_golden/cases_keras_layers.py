@@ -420,3 +420,145 @@ def keras_normalization_second_derivatives(tf):
             s = tf.reduce_sum(g * g)
         out.append([g, outer.gradient(s, x)])
     return out
+
+
+@case
+def keras_pooling_layers_and_ops(tf):
+    x = _x(tf, 2, 5, 4, 2)
+    ties = tf.constant([[[[1.0], [1.0]], [[0.0], [1.0]]]])
+    out = []
+    for layer in (
+        tf.keras.layers.MaxPooling2D(name="mp"),
+        tf.keras.layers.MaxPooling2D((3, 2), strides=(2, 1), padding="same", name="mp2"),
+        tf.keras.layers.AveragePooling2D((2, 2), name="ap"),
+        tf.keras.layers.AveragePooling2D(3, strides=2, padding="same", name="ap2"),
+        tf.keras.layers.GlobalMaxPooling2D(name="gmp"),
+    ):
+        out.append(_grads(tf, layer, x))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.nn.max_pool2d(x, 2, 1, "SAME") ** 2)
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(g * g)
+    with tf.GradientTape() as tape:
+        tape.watch(ties)
+        m = tf.nn.max_pool2d(ties, 2, 2, "VALID")
+    return [
+        out,
+        [g, outer.gradient(s, x)],
+        [m, tape.gradient(m, ties)],
+        tf.nn.avg_pool2d(x, [1, 2, 2, 1], [1, 1, 1, 1], "VALID"),
+        attempt(tf.keras.layers.AveragePooling2D),
+    ]
+
+
+@case
+def keras_image_layers_lambda_and_extras(tf):
+    x = _x(tf, 1, 3, 4, 2)
+    out = [
+        _grads(tf, tf.keras.layers.UpSampling2D((2, 3), name="up"), x),
+        _grads(tf, tf.keras.layers.ZeroPadding2D(((1, 0), (2, 1)), name="zp"), x),
+        _grads(tf, tf.keras.layers.Cropping2D(((1, 0), (1, 2)), name="crop"), x),
+        _grads(tf, tf.keras.layers.Lambda(lambda t: t * 2.0 + 1.0, name="lam"), x),
+        attempt(tf.keras.layers.Cropping2D, -1),
+    ]
+    v = _x(tf, 3, 4)
+    return [
+        out,
+        tf.math.reduce_std(v),
+        tf.math.reduce_std(v, axis=0),
+        tf.math.reduce_variance(v, axis=1, keepdims=True),
+        attempt(tf.math.reduce_std, tf.constant([1, 2])),
+        tf.config.list_physical_devices("GPU"),
+        [d.device_type for d in tf.config.list_physical_devices()],
+        [d.name for d in tf.config.list_physical_devices("CPU")],
+    ]
+
+
+@case(message=True)
+def keras_model_get_layer(tf):
+    inputs = tf.keras.Input(shape=(2,), name="in")
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(1, name="d")(inputs), name="m")
+    return [
+        model.get_layer("d").name,
+        model.get_layer(index=0).name,
+        attempt(model.get_layer, "nope"),
+        attempt(model.get_layer, index=5),
+        attempt(model.get_layer),
+        attempt(model.get_layer, "d", 1),
+        [t.shape for t in [model.input, model.output]],
+    ]
+
+
+@case
+def nn_compute_average_loss(tf):
+    per_example = tf.constant([1.0, 2.0, 3.0, 6.0])
+    return [
+        tf.nn.compute_average_loss(per_example),
+        tf.nn.compute_average_loss(per_example, global_batch_size=8),
+        tf.nn.compute_average_loss(per_example, sample_weight=[1.0, 0.0, 2.0, 0.5]),
+        tf.nn.compute_average_loss(per_example, sample_weight=0.5, global_batch_size=2),
+        tf.nn.compute_average_loss(tf.constant([[1.0, 2.0], [3.0, 4.0]])),
+        attempt(tf.nn.compute_average_loss, tf.constant(1.0)),
+        attempt(tf.nn.compute_average_loss, per_example, global_batch_size=2.0),
+    ]
+
+
+@case(message=True)
+def keras_loss_scale_optimizer(tf):
+    tf.keras.utils.set_random_seed(0)
+    w = tf.Variable([1.0, -2.0])
+    opt = tf.keras.mixed_precision.LossScaleOptimizer(
+        tf.keras.optimizers.SGD(0.1), initial_scale=8.0, dynamic_growth_steps=2
+    )
+    before = opt.scale_loss(tf.constant(3.0))
+    log = []
+    for factor in (1.0, 1.0, 1.0, float("inf"), 1.0):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * w) * factor
+            scaled = opt.scale_loss(loss)
+        grads = tape.gradient(scaled, [w])
+        opt.apply_gradients(zip(grads, [w]))
+        log.append(
+            [w.numpy(), opt.dynamic_scale.numpy(), opt.step_counter.numpy(), opt.iterations.numpy()]
+        )
+    return [
+        before,
+        log,
+        opt.learning_rate.numpy(),
+        attempt(
+            tf.keras.mixed_precision.LossScaleOptimizer, tf.keras.optimizers.SGD(), clipnorm=1.0
+        ),
+        attempt(
+            tf.keras.mixed_precision.LossScaleOptimizer, tf.keras.optimizers.SGD(), dynamic=False
+        ),
+    ]
+
+
+@case(message=True)
+def keras_softmax_rescaling_and_add_weight(tf):
+    x = _x(tf, 2, 3)
+
+    class Scaled(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight(
+                shape=(input_shape[-1],), initializer="ones", trainable=True, name="w"
+            )
+            self.c = self.add_weight((), "zeros", "float32", trainable=False, name="c")
+            self.error = attempt(self.add_weight, (), "zeros", "float32", False)
+
+        def call(self, inputs):
+            return inputs * self.w + self.c
+
+    layer = Scaled(name="scaled")
+    return [
+        _grads(tf, tf.keras.layers.Softmax(name="sm"), x),
+        _grads(tf, tf.keras.layers.Softmax(axis=0, name="sm0"), x),
+        tf.keras.layers.Rescaling(1.0 / 255, name="rs")(tf.constant([[0, 128, 255]], tf.uint8)),
+        tf.keras.layers.Rescaling(2.0, offset=-1.0, name="rs2")(x),
+        _grads(tf, layer, x),
+        [[v.path, v.trainable] for v in layer.weights],
+        layer.error,
+    ]

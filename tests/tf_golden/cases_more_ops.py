@@ -377,3 +377,13 @@ def switch_case_default_and_vectorized_map_sizes(tf):
             attempt(tf.vectorized_map, lambda a: a[0] + a[1], (tf.ones([4]), tf.ones([2])))
         ).__name__,
     ]
+
+
+@case
+def keras_clear_session_names_layers_from_scratch(tf):
+    tf.keras.layers.Dense(1)
+    before = tf.keras.layers.Dense(1).name != "dense"
+    tf.keras.backend.clear_session()
+    first = tf.keras.layers.Dense(1).name
+    tf.keras.utils.clear_session()
+    return [before, first, tf.keras.layers.Dense(1).name, tf.keras.layers.Dense(1).name]
