@@ -63,8 +63,12 @@ def _tensors(structure):
 
 
 def _as_int(value, name):
+    """An int argument as TF converts it to an int64 tensor: a float or a string fails."""
     if isinstance(value, (Tensor, Variable)):
         value = value.numpy()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if not (isinstance(value, np.ndarray) and value.dtype.kind in "iu" and value.ndim == 0):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
     return int(value)
 
 
@@ -103,6 +107,11 @@ class Dataset:
 
     # -- transformations -------------------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        if not callable(map_func):
+            raise ValueError(
+                f"Argument `func` must be a callable. Received func={map_func} (of type "
+                f"{type(map_func)})"
+            )
         return _Map(self, map_func)
 
     def filter(self, predicate, name=None):
@@ -303,7 +312,7 @@ class _Filter(Dataset):
 class _Batch(Dataset):
     def __init__(self, input_dataset, batch_size, drop_remainder):
         if batch_size <= 0:
-            raise ValueError(f"batch_size must be greater than zero. (got {batch_size})")
+            raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._input, self._size, self._drop = input_dataset, batch_size, drop_remainder
         n = input_dataset._cardinality
         if n < 0:

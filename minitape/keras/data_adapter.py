@@ -75,6 +75,12 @@ def _arrays(name, data):
 
 def train_validation_split(arrays, validation_split):
     """(train, validation): the last `validation_split` of the examples held out, in order."""
+    bad = [type(a) for a in nest.flatten(arrays) if a is not None and _is_dataset(a)]
+    if bad:
+        raise ValueError(
+            "Argument `validation_split` is only supported for tensors or NumPy arrays."
+            f"Found incompatible type in the input: {bad}"
+        )
     flat = [a for a in nest.flatten(arrays) if a is not None]
     n = int(flat[0].shape[0])
     split_at = int(math.floor(n * (1.0 - validation_split)))

@@ -79,6 +79,8 @@ class _CompileLoss:
     in fit, as in Keras 3), as a float32 number, times `loss_weights` if given."""
 
     def __init__(self, loss, loss_weights):
+        if isinstance(loss_weights, dict) and len(loss_weights) == 1:
+            loss_weights = list(loss_weights.values())  # (one output: Keras reads no key)
         if isinstance(loss_weights, (list, tuple)) and len(loss_weights) == 1:
             loss_weights = loss_weights[0]  # (one output: a list of its one weight)
         if loss_weights is not None and not isinstance(loss_weights, (int, float)):
@@ -111,9 +113,15 @@ class _CompileMetrics(metrics_module.Metric):
     def __init__(self, metrics, weighted_metrics):
         super().__init__(name="compile_metrics")
         for arg, given in (("metrics", metrics), ("weighted_metrics", weighted_metrics)):
-            if given is not None and not isinstance(given, (list, tuple)):
+            if given and not isinstance(given, (list, tuple, dict)):
+                raise ValueError(
+                    f"Expected `{arg}` argument to be a list, tuple, or dict. Received "
+                    f"instead: {arg}={given} of type {type(given)}"
+                )
+            if isinstance(given, dict):
                 raise NotImplementedError(
-                    f"minitape's compile takes {arg} as a list, such as {arg}=['mae']."
+                    f"minitape's models have one output: pass {arg} as a list, such as "
+                    f"{arg}=['mae'], not a dict of outputs."
                 )
         self.unweighted = [metrics_module.get(m) for m in metrics or []]
         self.weighted = [metrics_module.get(m) for m in weighted_metrics or []]
