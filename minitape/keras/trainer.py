@@ -123,23 +123,30 @@ class _CompileMetrics(metrics_module.Metric):
                     f"minitape's models have one output: pass {arg} as a list, such as "
                     f"{arg}=['mae'], not a dict of outputs."
                 )
-        self.unweighted = [metrics_module.get(m) for m in metrics or []]
-        self.weighted = [metrics_module.get(m) for m in weighted_metrics or []]
+        self._given = (list(metrics or []), list(weighted_metrics or []))
+        self.unweighted = [_metric(m) for m in self._given[0]]
+        self.weighted = [_metric(m) for m in self._given[1]]
         self.metrics = self.unweighted + self.weighted
         self.names = []
-        for m in self.metrics:
-            name = m.name
+        for m, given in zip(self.metrics, self._given[0] + self._given[1]):
+            name = given if isinstance(given, str) else m.name
             if name in self.names:
-                name = "weighted_" + name if m in self.weighted else name
+                name = "weighted_" + name if any(m is w for w in self.weighted) else name
                 index = sum(1 for n in self.names if n == name or n.startswith(name + "_"))
                 name = name if index == 0 else f"{name}_{index}"
             self.names.append(name)
 
     @property
     def variables(self):
-        return [v for m in self.metrics for v in m.variables]
+        return [v for m in self.metrics if m is not None for v in m.variables]
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        if any(m is None for m in self.metrics):  # "accuracy": chosen on the first data
+            self.unweighted, self.weighted = (
+                [m or metrics_module.accuracy_for(g, y_true, y_pred) for m, g in zip(ms, given)]
+                for ms, given in zip((self.unweighted, self.weighted), self._given)
+            )
+            self.metrics = self.unweighted + self.weighted
         for m in self.unweighted:
             m.update_state(y_true, y_pred)
         for m in self.weighted:
@@ -150,7 +157,15 @@ class _CompileMetrics(metrics_module.Metric):
 
     def reset_state(self):
         for m in self.metrics:
-            m.reset_state()
+            if m is not None:
+                m.reset_state()
+
+
+def _metric(identifier):
+    """A compiled metric, or None for "accuracy"/"acc" (chosen when the data is seen)."""
+    if isinstance(identifier, str) and identifier.lower() in ("accuracy", "acc"):
+        return None
+    return metrics_module.get(identifier)
 
 
 def pythonify_logs(logs):

@@ -496,3 +496,72 @@ def keras_train_model_checkpoint(tf):
             return os.path.exists(path)
 
         return attempt(fit)
+
+
+@case
+def keras_train_accuracy_metrics(tf):
+    # the accuracy metrics, and compile(metrics=["accuracy"]) choosing one from the data
+    labels = LABELS[:6]
+    scores = np.array([[2.0, 0.1, 0.3], [0.1, 0.2, 0.9], [0.3, 2.0, 0.1]] * 2, "float32")
+    out = []
+    for metric, y_true, y_pred in (
+        (tf.keras.metrics.SparseCategoricalAccuracy(), labels, scores),
+        (tf.keras.metrics.SparseCategoricalAccuracy(), labels[:, None], scores),
+        (tf.keras.metrics.CategoricalAccuracy(), np.eye(3)[labels], scores),
+        (tf.keras.metrics.BinaryAccuracy(), [[1.0], [0.0], [1.0]], [[0.7], [0.6], [0.2]]),
+        (tf.keras.metrics.BinaryAccuracy(threshold=0.65), [1, 0, 1], [0.7, 0.6, 0.2]),
+        (tf.keras.metrics.Accuracy(), [1, 2, 3, 4], [1, 2, 0, 4]),
+    ):
+        metric.update_state(y_true, y_pred)
+        out.append([metric.name, metric.result()])
+
+    def fit(units, y, loss):
+        tf.keras.utils.set_random_seed(0)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(units)])
+        model.compile(optimizer="sgd", loss=loss, metrics=["accuracy", "acc"])
+        history = model.fit(X, y, epochs=2, batch_size=4, verbose=0, shuffle=False)
+        return [history.history, model.evaluate(X, y, verbose=0, return_dict=True)]
+
+    binary = (LABELS == 1).astype("float32")[:, None]
+    out.append(fit(1, binary, tf.keras.losses.BinaryCrossentropy(from_logits=True)))
+    sparse = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    out.append(fit(3, LABELS, sparse))
+    categorical = tf.keras.losses.CategoricalCrossentropy(from_logits=True)
+    out.append(fit(3, np.eye(3)[LABELS], categorical))
+    return out
+
+
+@case
+def keras_train_loop_from_scratch(tf):
+    # Keras' guide "Writing a training loop from scratch", on small data: a shuffled
+    # dataset (no op seed: the global seed's), a tf.function step with optimizer.apply and a
+    # SparseCategoricalAccuracy updated inside it, reset after each epoch
+    tf.keras.utils.set_random_seed(1)
+    x_train = (np.arange(64 * 4, dtype="float32").reshape(64, 4) % 13) / 6 - 1
+    y_train = (x_train[:, 0] + x_train[:, 1] > 0).astype("int64")
+    model = tf.keras.Sequential(
+        [tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(2)]
+    )
+    optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    train_acc_metric = tf.keras.metrics.SparseCategoricalAccuracy()
+    train_dataset = tf.data.Dataset.from_tensor_slices((x_train, y_train))
+    train_dataset = train_dataset.shuffle(buffer_size=1024).batch(16)
+
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            logits = model(x, training=True)
+            loss_value = loss_fn(y, logits)
+        grads = tape.gradient(loss_value, model.trainable_weights)
+        optimizer.apply(grads, model.trainable_weights)
+        train_acc_metric.update_state(y, logits)
+        return loss_value
+
+    out = []
+    for _ in range(3):
+        for x_batch, y_batch in train_dataset:
+            loss_value = train_step(x_batch, y_batch)
+        out.append([loss_value, train_acc_metric.result()])
+        train_acc_metric.reset_state()
+    return out
