@@ -565,3 +565,27 @@ def keras_train_loop_from_scratch(tf):
         out.append([loss_value, train_acc_metric.result()])
         train_acc_metric.reset_state()
     return out
+
+
+@case
+def keras_train_fit_shuffle_within_batches(tf):
+    # shuffle="batch": the batches in order, the examples of each shuffled, the same way in
+    # every epoch under a global seed
+    seen = []
+
+    class Spy(tf.keras.Sequential):
+        def train_step(self, data):
+            x, _ = data
+            seen.append([int(v) for v in x.numpy()[:, 0]])
+            return {"a": tf.constant(0.0)}
+
+    out = []
+    for seed, n in ((3, 10), (0, 13)):
+        tf.keras.utils.set_random_seed(seed)
+        model = Spy([tf.keras.layers.Dense(1)])
+        model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+        xs = np.arange(n, dtype="float32").reshape(n, 1)
+        del seen[:]
+        model.fit(xs, xs, batch_size=4, epochs=2, verbose=0, shuffle="batch")
+        out.append(list(seen))
+    return out
