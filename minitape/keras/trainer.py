@@ -1,12 +1,13 @@
 """`compile`, `fit`, `evaluate`, `predict`: Keras 3's training loop, which a Model inherits.
 
     model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-    history = model.fit(x, y, epochs=3, batch_size=8, shuffle=False, verbose=0)
+    history = model.fit(x, y, epochs=3)  # batches of 32, shuffled, progress lines printed
     history.history                     # {'loss': [...]}: one Python float per epoch
 
 `fit` is a loop that the course otherwise writes by hand. For each epoch it resets the
-metrics, then for each batch of (x, y) -- in order, the last batch smaller if the data does
-not divide evenly -- it calls `train_step(data)`, which does what a hand-written step does:
+metrics, then for each batch of (x, y) -- shuffled as TF shuffles them unless
+`shuffle=False`, the last batch smaller if the data does not divide evenly (data_adapter.py)
+-- it calls `train_step(data)`, which does what a hand-written step does:
 
     with tf.GradientTape() as tape:
         y_pred = self(x, training=True)
@@ -14,9 +15,12 @@ not divide evenly -- it calls `train_step(data)`, which does what a hand-written
     grads = tape.gradient(loss, self.trainable_variables)
     self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
 
-and then updates the metrics. Overriding `train_step` is how a Keras model keeps `fit` (its
-batching, its History) while writing the step with its own tape: a GAN's two updates, a
-gradient penalty, clipping.
+and then updates the metrics. Around the steps it calls the callbacks (callbacks.py: the
+History it returns, the progress lines of `verbose`, your own), and with validation data it
+runs `evaluate` after each epoch, logging its results with a `val_` prefix.
+
+Overriding `train_step` is how a Keras model keeps `fit` (its batching, its History) while
+writing the step with its own tape: a GAN's two updates, a gradient penalty, clipping.
 
 Three things Keras does that a custom `train_step` meets:
 

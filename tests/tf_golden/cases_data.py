@@ -290,3 +290,31 @@ def _class_weighted(tf):
     model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
     weights = {0: 1.0, 1: 0.5, 2: 3.0}
     return model.fit(ds, epochs=2, verbose=0, class_weight=weights).history
+
+
+@case
+def data_reprs_and_experimental_names(tf):
+    # what print(dataset) shows: TF's class name and the element_spec
+    d = tf.data.Dataset.range(3)
+    datasets = [
+        tf.data.Dataset.from_tensor_slices(np.arange(3)),
+        tf.data.Dataset.from_tensors(1.0),
+        d,
+        d.map(lambda v: v),
+        d.map(lambda w: w + 1, num_parallel_calls=tf.data.AUTOTUNE),
+        d.batch(2),
+        d.batch(2, num_parallel_calls=2),
+        d.shuffle(2, seed=1),
+        d.repeat(),
+        d.take(1),
+        d.skip(1),
+        tf.data.Dataset.zip((d, d)),
+        d.enumerate(),
+        d.concatenate(d),
+        d.filter(lambda u: u > 0),
+        d.prefetch(1),
+        d.cache(),
+        d.with_options(tf.data.Options()),
+    ]
+    names = [tf.data.experimental.AUTOTUNE, tf.data.experimental.cardinality(d)]
+    return [repr(ds) for ds in datasets] + names
