@@ -27,7 +27,12 @@ from .. import random as random_module
 from ..array_ops import gather
 from ..tensor import Tensor, Variable, convert_to_tensor
 
-__all__ = ["EpochIterator", "unpack_x_y_sample_weight", "train_validation_split"]
+__all__ = [
+    "EpochIterator",
+    "pack_x_y_sample_weight",
+    "train_validation_split",
+    "unpack_x_y_sample_weight",
+]
 
 
 def unpack_x_y_sample_weight(data):
@@ -49,7 +54,9 @@ def unpack_x_y_sample_weight(data):
     )
 
 
-def _pack(x, y, sample_weight):
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """What a step receives: x alone (or (x,) when x is a tuple or list), (x, y), or
+    (x, y, sample_weight)."""
     if y is None:
         return (x,) if isinstance(x, (tuple, list)) else x
     return (x, y) if sample_weight is None else (x, y, sample_weight)
@@ -172,7 +179,7 @@ class _Arrays:
                 rows = convert_to_tensor(rows)
                 take = lambda a, rows=rows: gather(convert_to_tensor(a), rows)  # noqa: E731
             parts = [None if a is None else nest.map_structure(take, a) for a in self.inputs]
-            batches.append(_pack(*parts))
+            batches.append(pack_x_y_sample_weight(*parts))
         return batches
 
 

@@ -5,9 +5,10 @@ import random as _py_random
 import numpy as np
 
 from .. import random
+from .data_adapter import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401
 from .progbar import Progbar  # noqa: F401
 
-__all__ = ["Progbar", "set_random_seed"]
+__all__ = ["Progbar", "pack_x_y_sample_weight", "set_random_seed", "unpack_x_y_sample_weight"]
 
 
 def set_random_seed(seed):

@@ -589,3 +589,84 @@ def keras_train_fit_shuffle_within_batches(tf):
         model.fit(xs, xs, batch_size=4, epochs=2, verbose=0, shuffle="batch")
         out.append(list(seen))
     return out
+
+
+@case
+def keras_train_guide_own_metrics_and_compile(tf):
+    # Keras' guide "Customizing what happens in fit()": the model's own trackers listed by
+    # a `metrics` property (reset each epoch), unpack_x_y_sample_weight, a test_step; and
+    # a GAN-style compile override with two optimizers, fit on a dataset
+    keras = tf.keras
+    keras.utils.set_random_seed(2)
+
+    class CustomModel(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.loss_tracker = keras.metrics.Mean(name="loss")
+            self.mae_metric = keras.metrics.MeanAbsoluteError(name="mae")
+            self.d = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.d(x)
+
+        def train_step(self, data):
+            x, y, _ = keras.utils.unpack_x_y_sample_weight(data)
+            with tf.GradientTape() as tape:
+                y_pred = self(x, training=True)
+                loss = tf.reduce_mean(tf.square(y - y_pred))
+            gradients = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply(gradients, self.trainable_variables)
+            self.loss_tracker.update_state(loss)
+            self.mae_metric.update_state(y, y_pred)
+            return {"loss": self.loss_tracker.result(), "mae": self.mae_metric.result()}
+
+        def test_step(self, data):
+            x, y = data
+            y_pred = self(x, training=False)
+            self.loss_tracker.update_state(tf.reduce_mean(tf.square(y - y_pred)))
+            self.mae_metric.update_state(y, y_pred)
+            return {m.name: m.result() for m in self.metrics}
+
+        @property
+        def metrics(self):
+            return [self.loss_tracker, self.mae_metric]
+
+    class Two(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = keras.layers.Dense(1), keras.layers.Dense(1)
+
+        def compile(self, a_opt, b_opt, loss_fn):
+            super().compile()
+            self.a_opt, self.b_opt, self.loss_fn = a_opt, b_opt, loss_fn
+
+        def call(self, x):
+            return self.b(self.a(x))
+
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                la = self.loss_fn(y, self.a(x))
+            a_vars = self.a.trainable_weights
+            self.a_opt.apply_gradients(zip(tape.gradient(la, a_vars), a_vars))
+            with tf.GradientTape() as tape:
+                lb = self.loss_fn(y, self(x))
+            b_vars = self.b.trainable_weights
+            self.b_opt.apply_gradients(zip(tape.gradient(lb, b_vars), b_vars))
+            return {"la": la, "lb": lb}
+
+    model = CustomModel()
+    model.compile(optimizer="adam")
+    history = model.fit(X, Y, epochs=3, verbose=0, sample_weight=np.ones(10))
+    two = Two()
+    two.compile(
+        keras.optimizers.SGD(0.05), keras.optimizers.SGD(0.05), keras.losses.MeanSquaredError()
+    )
+    ds = tf.data.Dataset.from_tensor_slices((X.astype("float32"), Y.astype("float32")))
+    return [
+        history.history,
+        model.evaluate(X, Y, verbose=0),
+        two.fit(ds.batch(4), epochs=2, verbose=0, shuffle=False).history,
+        keras.utils.pack_x_y_sample_weight((X[:1],)),
+        keras.utils.pack_x_y_sample_weight(1.0, 2.0),
+    ]
