@@ -670,3 +670,41 @@ def keras_train_guide_own_metrics_and_compile(tf):
         keras.utils.pack_x_y_sample_weight((X[:1],)),
         keras.utils.pack_x_y_sample_weight(1.0, 2.0),
     ]
+
+
+@case
+def keras_train_learning_rate_callbacks_and_terminate_on_nan(tf):
+    def fit(callbacks, lr=0.1, epochs=5):
+        tf.keras.utils.set_random_seed(0)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(lr), loss="mse")
+        history, text = _printed(
+            model.fit,
+            X,
+            Y,
+            epochs=epochs,
+            batch_size=5,
+            shuffle=False,
+            verbose=0,
+            callbacks=callbacks,
+        )
+        return [history.history, history.epoch, text, float(model.optimizer.learning_rate.numpy())]
+
+    halve = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr / 2, verbose=1)
+    by_epoch = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 0.1 / (epoch + 1))
+    plateau = tf.keras.callbacks.ReduceLROnPlateau(
+        monitor="loss", factor=0.5, patience=1, min_delta=0.5, verbose=1, cooldown=1
+    )
+    floor = tf.keras.callbacks.ReduceLROnPlateau(
+        monitor="loss", factor=0.1, patience=0, min_lr=0.05
+    )
+    return [
+        fit([halve]),
+        fit([by_epoch]),
+        fit([plateau]),
+        fit([floor]),
+        fit([tf.keras.callbacks.TerminateOnNaN()], lr=1e20, epochs=3),
+        attempt(fit, [tf.keras.callbacks.TerminateOnNaN(raise_error=True)], lr=1e20, epochs=3),
+        attempt(fit, [tf.keras.callbacks.LearningRateScheduler(lambda epoch: 1)]),
+        attempt(tf.keras.callbacks.ReduceLROnPlateau, factor=1.0),
+    ]
