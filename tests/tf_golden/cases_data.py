@@ -8,6 +8,7 @@ import numpy as np
 
 from .cases import attempt, case
 from .cases_keras_fit import X, Y
+from .cases_keras_training import spy
 
 
 def _elements(ds):
@@ -223,29 +224,13 @@ def data_keras_fit_evaluate_predict_with_a_dataset(tf):
     tf.random.set_seed(None)  # (no global seed: the op seeds alone)
     seen = []
 
-    class Spy(tf.keras.Sequential):
-        def train_step(self, data):
-            x, _ = data
-            seen.append([int(v) for v in x.numpy()[:, 0]])
-            return {"a": tf.constant(0.0)}
-
-        def test_step(self, data):
-            x, _ = data
-            seen.append(["test"] + [int(v) for v in x.numpy()[:, 0]])
-            return {"a": tf.constant(0.0)}
-
-        def predict_step(self, data):
-            seen.append(["predict"] + [int(v) for v in data.numpy()[:, 0]])
-            return data
-
     xs = np.arange(8, dtype="float32").reshape(8, 1)
     ds = tf.data.Dataset.from_tensor_slices((xs, xs)).shuffle(8, seed=1).batch(4)
 
     def order():
         return [[int(v) for v in x.numpy()[:, 0]] for x, _ in ds]
 
-    model = Spy([tf.keras.layers.Dense(1)])
-    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    model = spy(tf, seen)
     out = [order()]
     history = model.fit(ds, epochs=3, verbose=0)
     out += [list(seen), history.params, order()]

@@ -19,6 +19,31 @@ from .cases_keras_fit import X, Y
 LABELS = np.array([0, 1, 1, 0, 2, 1, 0, 2, 1, 1])
 
 
+def spy(tf, seen):
+    """A 1-unit Sequential, compiled to run eagerly, whose steps append to `seen` the first
+    column of each batch they get (as ints; "test"/"predict" first for those steps)."""
+
+    def firsts(x):
+        return [int(v) for v in x.numpy()[:, 0]]
+
+    class Spy(tf.keras.Sequential):
+        def train_step(self, data):
+            seen.append(firsts(data[0]))
+            return {"a": tf.constant(0.0)}
+
+        def test_step(self, data):
+            seen.append(["test"] + firsts(data[0]))
+            return {"a": tf.constant(0.0)}
+
+        def predict_step(self, data):
+            seen.append(["predict"] + firsts(data))
+            return data
+
+    model = Spy([tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    return model
+
+
 def _model(tf, units=1, metrics=None, **compile_kw):
     tf.keras.utils.set_random_seed(0)
     model = tf.keras.Sequential([tf.keras.layers.Dense(units)])
@@ -54,26 +79,18 @@ def keras_train_fit_shuffle_orders(tf):
     # for two fits in a row and under tf.random.set_seed alone
     seen = []
 
-    class Spy(tf.keras.Sequential):
-        def train_step(self, data):
-            x, _ = data
-            seen.append([int(v) for v in x.numpy()[:, 0]])
-            return {"a": tf.constant(0.0)}
-
     out = []
     for seed, n, batch in ((0, 10, 4), (3, 33, 8), (42, 7, 32)):
         tf.keras.utils.set_random_seed(seed)
         tf.random.uniform([2])  # (an eager draw first changes nothing)
-        model = Spy([tf.keras.layers.Dense(1)])
-        model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+        model = spy(tf, seen)
         xs = np.arange(n, dtype="float32").reshape(n, 1)
         del seen[:]
         model.fit(xs, xs, batch_size=batch, epochs=2, verbose=0)
         model.fit(xs, xs, batch_size=batch, epochs=1, verbose=0)
         out.append(list(seen))
     tf.random.set_seed(5)
-    model = Spy([tf.keras.layers.Dense(1)])
-    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    model = spy(tf, seen)
     del seen[:]
     model.fit(np.arange(6.0).reshape(6, 1), np.zeros((6, 1)), batch_size=4, verbose=0)
     return out + [list(seen)]
@@ -573,17 +590,10 @@ def keras_train_fit_shuffle_within_batches(tf):
     # every epoch under a global seed
     seen = []
 
-    class Spy(tf.keras.Sequential):
-        def train_step(self, data):
-            x, _ = data
-            seen.append([int(v) for v in x.numpy()[:, 0]])
-            return {"a": tf.constant(0.0)}
-
     out = []
     for seed, n in ((3, 10), (0, 13)):
         tf.keras.utils.set_random_seed(seed)
-        model = Spy([tf.keras.layers.Dense(1)])
-        model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+        model = spy(tf, seen)
         xs = np.arange(n, dtype="float32").reshape(n, 1)
         del seen[:]
         model.fit(xs, xs, batch_size=4, epochs=2, verbose=0, shuffle="batch")
