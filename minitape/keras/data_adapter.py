@@ -301,6 +301,8 @@ class EpochIterator:
                 yield step, step + per - 1, batches
                 step += per
             self._num_batches = self._num_batches or step
+            _interrupted_warning()  # (Keras learns the length so, and says so)
+            self._current = None
             return
         if self._current is None or self.steps_per_epoch is None:
             self._new_pass()
@@ -334,5 +336,5 @@ def _interrupted_warning():
         "Your input ran out of data; interrupting training. Make sure that your dataset or "
         "generator can generate at least `steps_per_epoch * epochs` batches. You may need to "
         "use the `.repeat()` function when building your dataset.",
-        stacklevel=3,
+        stacklevel=2,  # (where the walk ran out, as Keras points into its iterator)
     )
