@@ -20,6 +20,9 @@ lines. `EarlyStopping` stops when a logged value stops improving; `LambdaCallbac
 callback of functions.
 """
 
+import collections.abc
+import csv
+import os
 import warnings
 
 import numpy as np
@@ -27,6 +30,7 @@ import numpy as np
 from .progbar import Progbar
 
 __all__ = [
+    "CSVLogger",
     "Callback",
     "CallbackList",
     "EarlyStopping",
@@ -37,6 +41,7 @@ __all__ = [
     "MonitorCallback",
     "ProgbarLogger",
     "ReduceLROnPlateau",
+    "TensorBoard",
     "TerminateOnNaN",
 ]
 
@@ -554,3 +559,65 @@ class TerminateOnNaN(Callback):
                 )
             print(f"Batch {batch}: Invalid loss, terminating training", flush=True)
             self.model.stop_training = True
+
+
+class CSVLogger(Callback):
+    """Writes each epoch's logs to a CSV file: a header "epoch" and the logged names, sorted
+    (with val_ columns even before validation logs any), then a row per epoch."""
+
+    def __init__(self, filename, separator=",", append=False):
+        super().__init__()
+        self.sep, self.filename, self.append = separator, os.fspath(filename), append
+        self.writer = self.keys = self.csv_file = None
+        self.append_header = True
+
+    def on_train_begin(self, logs=None):
+        if self.append and os.path.exists(self.filename):
+            with open(self.filename) as f:
+                self.append_header = not f.readline()
+        if self.csv_file and not self.csv_file.closed:
+            self.csv_file.close()
+        self.csv_file = open(self.filename, "a" if self.append else "w")  # noqa: SIM115
+        self.writer = self.keys = None
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs or {}
+        if self.keys is None:
+            self.keys = sorted(logs)
+            if self.keys and not any(k.startswith("val_") for k in self.keys):
+                self.keys += [f"val_{k}" for k in self.keys]
+        if not self.writer:
+            dialect = type("Dialect", (csv.excel,), {"delimiter": self.sep})
+            self.writer = csv.DictWriter(
+                self.csv_file, fieldnames=["epoch"] + self.keys, dialect=dialect
+            )
+            if self.append_header:
+                self.writer.writeheader()
+        row = {"epoch": epoch}
+        row.update((key, _csv_value(logs.get(key, "NA"))) for key in self.keys)
+        self.writer.writerow(row)
+        self.csv_file.flush()
+
+    def on_train_end(self, logs=None):
+        if self.csv_file and not self.csv_file.closed:
+            self.csv_file.close()
+        self.writer = None
+
+
+def _csv_value(value):
+    if isinstance(value, str) or (isinstance(value, np.ndarray) and value.ndim == 0):
+        return value
+    if isinstance(value, collections.abc.Iterable):
+        return f'"[{", ".join(map(str, value))}]"'
+    return value
+
+
+class TensorBoard(Callback):
+    """Keras writes TensorBoard's event files; minitape does not, and says so when the
+    callback is made."""
+
+    def __init__(self, log_dir="logs", *args, **kwargs):
+        raise NotImplementedError(
+            "minitape's Keras writes no TensorBoard logs: read the History fit returns "
+            "(history.history), or write each epoch's logs with CSVLogger(filename)."
+        )

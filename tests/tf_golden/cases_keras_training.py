@@ -718,3 +718,26 @@ def keras_train_learning_rate_callbacks_and_terminate_on_nan(tf):
         attempt(fit, [tf.keras.callbacks.LearningRateScheduler(lambda epoch: 1)]),
         attempt(tf.keras.callbacks.ReduceLROnPlateau, factor=1.0),
     ]
+
+
+@case(message=True)
+def keras_train_csv_logger_and_tensorboard(tf):
+    # CSVLogger writes a row per epoch (val_ columns "NA" without validation; append keeps
+    # one header); TensorBoard writes event files (minitape refuses it)
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "log.csv")
+        # (the loss alone: a float32 mae's text can differ in its last digit)
+        model = _model(tf)
+        fit = model.fit
+        fit(
+            X, Y, epochs=2, verbose=0, shuffle=False, callbacks=[tf.keras.callbacks.CSVLogger(path)]
+        )
+        first = open(path).read()
+        logger = tf.keras.callbacks.CSVLogger(path, separator=";", append=True)
+        fit(X, Y, epochs=2, verbose=0, shuffle=False, validation_split=0.2, callbacks=[logger])
+        second = open(path).read()
+        board = attempt(tf.keras.callbacks.TensorBoard, log_dir=os.path.join(folder, "logs"))
+    return [first, second, isinstance(board, Exception) and board]
