@@ -27,6 +27,8 @@ call (each call starts a new pass, as TF's graph does), rather than replay the e
 first call.
 """
 
+import types
+
 import numpy as np
 
 from . import nest, philox
@@ -37,11 +39,38 @@ from .errors import InvalidArgumentError
 from .function import TensorSpec, function
 from .tensor import Tensor, Variable, convert_to_tensor
 
-__all__ = ["AUTOTUNE", "Dataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY"]
+__all__ = [
+    "AUTOTUNE",
+    "Dataset",
+    "INFINITE_CARDINALITY",
+    "Options",
+    "UNKNOWN_CARDINALITY",
+    "experimental",
+]
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2
+
+
+class Options:
+    """`tf.data.Options()`: settings of how TF runs a pipeline (threads, optimizations,
+    sharding); accepted by `with_options` and changing nothing here."""
+
+    def __init__(self):
+        self.deterministic = None
+        self.experimental_optimization = types.SimpleNamespace()
+        self.experimental_distribute = types.SimpleNamespace()
+        self.threading = types.SimpleNamespace()
+
+
+# (older tutorials' spellings)
+experimental = types.SimpleNamespace(
+    AUTOTUNE=AUTOTUNE,
+    INFINITE_CARDINALITY=INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY=UNKNOWN_CARDINALITY,
+    cardinality=lambda dataset: dataset.cardinality(),
+)
 
 
 def _spec_of(element):
@@ -63,8 +92,12 @@ def _tensors(structure):
 
 
 def _as_int(value, name):
+    """An int argument as TF converts it to an int64 tensor: a float or a string fails."""
     if isinstance(value, (Tensor, Variable)):
         value = value.numpy()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if not (isinstance(value, np.ndarray) and value.dtype.kind in "iu" and value.ndim == 0):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
     return int(value)
 
 
@@ -83,7 +116,7 @@ class Dataset:
     @staticmethod
     def from_tensors(tensors, name=None):
         """One element: the tensors themselves."""
-        return _Source([_tensors(tensors)])
+        return _Source([_tensors(tensors)], name="_TensorDataset")
 
     @staticmethod
     def range(*args, output_type="int64", name=None, **kwargs):
@@ -91,7 +124,9 @@ class Dataset:
         `output_type`; TF ignores other keyword arguments, `dtype=` among them)."""
         dtype = as_dtype(output_type)
         values = np.arange(*[_as_int(a, "range") for a in args], dtype=dtype.as_numpy_dtype)
-        return _Source([convert_to_tensor(v) for v in values], TensorSpec((), dtype))
+        return _Source(
+            [convert_to_tensor(v) for v in values], TensorSpec((), dtype), "_RangeDataset"
+        )
 
     @staticmethod
     def zip(*datasets, name=None):
@@ -103,7 +138,12 @@ class Dataset:
 
     # -- transformations -------------------------------------------------------------------
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        return _Map(self, map_func)
+        if not callable(map_func):
+            raise ValueError(
+                f"Argument `func` must be a callable. Received func={map_func} (of type "
+                f"{type(map_func)})"
+            )
+        return _Map(self, map_func, num_parallel_calls is not None)
 
     def filter(self, predicate, name=None):
         return _Filter(self, predicate)
@@ -116,7 +156,10 @@ class Dataset:
         deterministic=None,
         name=None,
     ):
-        return _Batch(self, _as_int(batch_size, "batch_size"), bool(drop_remainder))
+        batched = _Batch(self, _as_int(batch_size, "batch_size"), bool(drop_remainder))
+        if num_parallel_calls is not None:
+            batched._name = "_ParallelBatchDataset"
+        return batched
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
         return _Shuffle(self, _as_int(buffer_size, "buffer_size"), seed, reshuffle_each_iteration)
@@ -137,13 +180,13 @@ class Dataset:
         return _Concatenate(self, dataset)
 
     def prefetch(self, buffer_size, name=None):
-        return self  # (TF's prefetch overlaps work; it keeps the order)
+        return _Same(self, "_PrefetchDataset")  # (TF's overlaps work; it keeps the order)
 
     def cache(self, filename="", name=None):
-        return self  # (the elements are made again each pass: the same ones, in the same order)
+        return _Same(self, "CacheDataset")  # (here the elements are made again each pass)
 
     def with_options(self, options, name=None):
-        return self
+        return _Same(self, "_OptionsDataset")
 
     # -- reading ---------------------------------------------------------------------------
     def _make_iterator(self):
@@ -178,13 +221,15 @@ class Dataset:
     def element_spec(self):
         return self._spec
 
+    _name = "Dataset"  # (the name of TF's class, which repr shows)
+
     def __repr__(self):
-        return f"<{type(self).__name__[1:]}Dataset element_spec={self.element_spec}>"
+        return f"<{self._name} element_spec={self.element_spec}>"
 
 
 class _Source(Dataset):
-    def __init__(self, elements, spec=None):
-        self._elements = elements
+    def __init__(self, elements, spec=None, name="_TensorDataset"):
+        self._elements, self._name = elements, name
         self._cardinality = len(elements)
         self._spec = spec if spec is not None else _spec_of(elements[0])
 
@@ -192,8 +237,21 @@ class _Source(Dataset):
         return iter(self._elements)
 
 
+class _Same(Dataset):
+    """The elements of `input_dataset`, unchanged (prefetch, cache, with_options)."""
+
+    def __init__(self, input_dataset, name):
+        self._input, self._name = input_dataset, name
+        self._spec, self._cardinality = input_dataset.element_spec, input_dataset._cardinality
+
+    def _make_iterator(self):
+        return self._input._make_iterator()
+
+
 class _Count(Dataset):
     """start, start + 1, ...: int64 scalars, without end."""
+
+    _name = "_RangeDataset"
 
     _cardinality = INFINITE_CARDINALITY
 
@@ -208,6 +266,8 @@ class _Count(Dataset):
 
 
 class _Slices(Dataset):
+    _name = "_TensorSliceDataset"
+
     def __init__(self, tensors):
         leaves = nest.flatten(tensors)
         if any(t.shape.rank == 0 for t in leaves):
@@ -237,8 +297,9 @@ def _call(fn, element):
 
 
 class _Map(Dataset):
-    def __init__(self, input_dataset, map_func):
+    def __init__(self, input_dataset, map_func, parallel=False):
         self._input = input_dataset
+        self._name = "_ParallelMapDataset" if parallel else "_MapDataset"
         self._fn = function(map_func)
         self._cardinality = input_dataset._cardinality
         self._spec = None
@@ -285,6 +346,8 @@ def _relaxed(spec, input_spec):
 
 
 class _Filter(Dataset):
+    _name = "_FilterDataset"
+
     def __init__(self, input_dataset, predicate):
         self._input, self._predicate = input_dataset, function(predicate)
         self._spec = input_dataset.element_spec
@@ -301,9 +364,11 @@ class _Filter(Dataset):
 
 
 class _Batch(Dataset):
+    _name = "_BatchDataset"
+
     def __init__(self, input_dataset, batch_size, drop_remainder):
         if batch_size <= 0:
-            raise ValueError(f"batch_size must be greater than zero. (got {batch_size})")
+            raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._input, self._size, self._drop = input_dataset, batch_size, drop_remainder
         n = input_dataset._cardinality
         if n < 0:
@@ -347,6 +412,8 @@ class _Words:
 
 
 class _Shuffle(Dataset):
+    _name = "_ShuffleDataset"
+
     def __init__(self, input_dataset, buffer_size, seed, reshuffle_each_iteration):
         if buffer_size <= 0:
             raise InvalidArgumentError(None, None, "buffer_size must be greater than zero.")
@@ -389,6 +456,8 @@ _END = object()
 
 
 class _Repeat(Dataset):
+    _name = "_RepeatDataset"
+
     def __init__(self, input_dataset, count):
         self._input, self._count = input_dataset, count
         self._spec = input_dataset.element_spec
@@ -418,6 +487,8 @@ class _Repeat(Dataset):
 
 
 class _Take(Dataset):
+    _name = "_TakeDataset"
+
     def __init__(self, input_dataset, count):
         self._input, self._count = input_dataset, count
         self._spec = input_dataset.element_spec
@@ -437,6 +508,8 @@ class _Take(Dataset):
 
 
 class _Skip(Dataset):
+    _name = "_SkipDataset"
+
     def __init__(self, input_dataset, count):
         self._input, self._count = input_dataset, count
         self._spec = input_dataset.element_spec
@@ -453,6 +526,8 @@ class _Skip(Dataset):
 
 
 class _Zip(Dataset):
+    _name = "_ZipDataset"
+
     def __init__(self, datasets):
         self._datasets = datasets
         flat = nest.flatten(datasets) if not isinstance(datasets, Dataset) else [datasets]
@@ -485,6 +560,8 @@ class _Zip(Dataset):
 
 
 class _Concatenate(Dataset):
+    _name = "_ConcatenateDataset"
+
     def __init__(self, first, second):
         self._first, self._second = first, second
         self._spec = first.element_spec

@@ -20,18 +20,29 @@ lines. `EarlyStopping` stops when a logged value stops improving; `LambdaCallbac
 callback of functions.
 """
 
+import collections.abc
+import csv
+import os
 import warnings
+
+import numpy as np
 
 from .progbar import Progbar
 
 __all__ = [
+    "CSVLogger",
     "Callback",
     "CallbackList",
     "EarlyStopping",
     "History",
     "LambdaCallback",
+    "LearningRateScheduler",
     "ModelCheckpoint",
+    "MonitorCallback",
     "ProgbarLogger",
+    "ReduceLROnPlateau",
+    "TensorBoard",
+    "TerminateOnNaN",
 ]
 
 _HOOKS = [
@@ -266,7 +277,51 @@ class ProgbarLogger(Callback):
         self.progbar.update(self.target, list((logs or {}).items()), finalize=True)
 
 
-class EarlyStopping(Callback):
+class MonitorCallback(Callback):
+    """A callback that watches one logged value, `monitor`: lower is better for a loss and
+    an error metric, higher for `mode="max"` and for an accuracy (whose metric says so);
+    an improvement must beat the best by more than `min_delta`."""
+
+    def __init__(self, monitor="val_loss", mode="auto", baseline=None, min_delta=0):
+        super().__init__()
+        if mode not in ("auto", "min", "max"):
+            warnings.warn(
+                f"{type(self).__name__} mode '{mode}' is unknown, fallback to auto mode.",
+                stacklevel=2,
+            )
+            mode = "auto"
+        self.monitor, self.mode, self.best = monitor, mode, baseline
+        self.min_delta, self.monitor_op = abs(min_delta), None
+
+    def _set_monitor_op(self):
+        if self.mode == "min":
+            self.monitor_op = _less
+        elif self.mode == "max":
+            self.monitor_op = _greater
+        else:
+            name = self.monitor.removeprefix("val_")
+            if name == "loss":
+                self.monitor_op = _less
+            for metric in _compiled_metrics(self.model):
+                direction = getattr(metric, "_direction", None)
+                if metric.name == name and direction is not None:
+                    self.monitor_op = _greater if direction == "up" else _less
+            if self.monitor_op is None:
+                raise ValueError(
+                    f"{type(self).__name__} callback received monitor={self.monitor}, but "
+                    "Keras isn't able to automatically determine whether that metric should "
+                    "be maximized or minimized. Pass `mode='max'` in order to monitor based "
+                    "on the highest metric value, or pass `mode='min'` in order to use the "
+                    "lowest value."
+                )
+        if self.monitor_op is _less:
+            self.min_delta *= -1
+
+    def _is_improvement(self, value, reference):
+        return reference is None or self.monitor_op(value - self.min_delta, reference)
+
+
+class EarlyStopping(MonitorCallback):
     """Stops training when `monitor` (a logged name, "val_loss" by default) has not improved by
     more than `min_delta` for `patience` epochs; `restore_best_weights` puts back the weights
     of the best epoch at the end."""
@@ -282,47 +337,11 @@ class EarlyStopping(Callback):
         restore_best_weights=False,
         start_from_epoch=0,
     ):
-        super().__init__()
-        if mode not in ("auto", "min", "max"):
-            warnings.warn(
-                f"EarlyStopping mode '{mode}' is unknown, fallback to auto mode.", stacklevel=2
-            )
-            mode = "auto"
-        self.monitor, self.mode, self.min_delta = monitor, mode, abs(min_delta)
+        super().__init__(monitor, mode, min_delta=min_delta)
         self.patience, self.verbose, self.baseline = patience, verbose, baseline
         self.restore_best_weights, self.start_from_epoch = restore_best_weights, start_from_epoch
-        self.best, self.monitor_op = baseline, None
         self.wait = self.stopped_epoch = 0
         self.best_weights = None
-
-    def _set_monitor_op(self):
-        """Lower is better for a loss and an error metric, higher for `mode="max"` (and for
-        an accuracy, whose metric says so)."""
-        if self.mode == "min":
-            self.monitor_op = _less
-        elif self.mode == "max":
-            self.monitor_op = _greater
-        else:
-            name = self.monitor.removeprefix("val_")
-            if name == "loss":
-                self.monitor_op = _less
-            for metric in _compiled_metrics(self.model):
-                direction = getattr(metric, "_direction", None)
-                if metric.name == name and direction is not None:
-                    self.monitor_op = _greater if direction == "up" else _less
-            if self.monitor_op is None:
-                raise ValueError(
-                    f"EarlyStopping callback received monitor={self.monitor}, but Keras "
-                    "isn't able to automatically determine whether that metric should be "
-                    "maximized or minimized. Pass `mode='max'` in order to monitor based on "
-                    "the highest metric value, or pass `mode='min'` in order to use the "
-                    "lowest value."
-                )
-        if self.monitor_op is _less:
-            self.min_delta *= -1
-
-    def _is_improvement(self, value, reference):
-        return reference is None or self.monitor_op(value - self.min_delta, reference)
 
     def on_train_begin(self, logs=None):
         self.wait = self.stopped_epoch = self.best_epoch = 0
@@ -422,4 +441,183 @@ class ModelCheckpoint(Callback):
             "with EarlyStopping(restore_best_weights=True), or save them yourself from a "
             "LambdaCallback(on_epoch_end=lambda epoch, logs: np.save(path, "
             "np.array(model.get_weights(), dtype=object)))."
+        )
+
+
+def _learning_rate(model):
+    return float(model.optimizer.learning_rate.numpy())
+
+
+class LearningRateScheduler(Callback):
+    """Sets the learning rate at the start of each epoch to `schedule(epoch, lr)` (or
+    `schedule(epoch)`), a float, and logs it as "learning_rate" at the end."""
+
+    def __init__(self, schedule, verbose=0):
+        super().__init__()
+        self.schedule, self.verbose = schedule, verbose
+
+    def on_epoch_begin(self, epoch, logs=None):
+        try:
+            learning_rate = self.schedule(epoch, _learning_rate(self.model))
+        except TypeError:  # (a schedule of the epoch alone, the older form)
+            learning_rate = self.schedule(epoch)
+        if not isinstance(learning_rate, (float, np.float32, np.float64)):
+            raise ValueError(
+                f"The output of the `schedule` function should be a float. Got: {learning_rate}"
+            )
+        self.model.optimizer.learning_rate = learning_rate
+        if self.verbose > 0:
+            print(
+                f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to "
+                f"{learning_rate}.",
+                flush=True,
+            )
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is not None:
+            logs["learning_rate"] = _learning_rate(self.model)
+
+
+class ReduceLROnPlateau(MonitorCallback):
+    """Multiplies the learning rate by `factor` when `monitor` has not improved for
+    `patience` epochs (not below `min_lr`; then waits `cooldown` epochs); logs the learning
+    rate as "learning_rate"."""
+
+    def __init__(
+        self,
+        monitor="val_loss",
+        factor=0.1,
+        patience=10,
+        verbose=0,
+        mode="auto",
+        min_delta=1e-4,
+        cooldown=0,
+        min_lr=0.0,
+        **kwargs,
+    ):
+        super().__init__(monitor, mode, min_delta=min_delta)
+        if factor >= 1.0:
+            raise ValueError(
+                f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}"
+            )
+        self.factor, self.min_lr, self.patience = factor, min_lr, patience
+        self.verbose, self.cooldown = verbose, cooldown
+        self.cooldown_counter = self.wait = 0
+
+    def on_train_begin(self, logs=None):
+        self.best, self.cooldown_counter, self.wait = None, 0, 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.monitor_op is None:
+            self._set_monitor_op()
+        logs = logs if logs is not None else {}
+        logs["learning_rate"] = _learning_rate(self.model)
+        current = logs.get(self.monitor)
+        if current is None:
+            warnings.warn(
+                f"Learning rate reduction is conditioned on metric `{self.monitor}` which is "
+                f"not available. Available metrics are: {','.join(list(logs.keys()))}.",
+                stacklevel=2,
+            )
+            return
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self._is_improvement(current, self.best):
+            self.best, self.wait = current, 0
+        elif not self.cooldown_counter > 0:
+            self.wait += 1
+            if self.wait >= self.patience and self._reduce(epoch):
+                self.cooldown_counter, self.wait = self.cooldown, 0
+
+    def _reduce(self, epoch):
+        old = _learning_rate(self.model)
+        if not old > np.float32(self.min_lr):
+            return False
+        new = max(old * self.factor, self.min_lr)
+        self.model.optimizer.learning_rate = new
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
+        return True
+
+
+class TerminateOnNaN(Callback):
+    """Stops training (or raises, with `raise_error=True`) after a batch whose loss is NaN
+    or infinite."""
+
+    def __init__(self, raise_error=False):
+        super().__init__()
+        self.raise_error = raise_error
+
+    def on_batch_end(self, batch, logs=None):
+        loss = (logs or {}).get("loss")
+        if loss is not None and (np.isnan(loss) or np.isinf(loss)):
+            if self.raise_error:
+                raise RuntimeError(
+                    f"NaN or Inf loss encountered at batch {batch}. Loss value: {loss}. "
+                    "Terminating training immediately."
+                )
+            print(f"Batch {batch}: Invalid loss, terminating training", flush=True)
+            self.model.stop_training = True
+
+
+class CSVLogger(Callback):
+    """Writes each epoch's logs to a CSV file: a header "epoch" and the logged names, sorted
+    (with val_ columns even before validation logs any), then a row per epoch."""
+
+    def __init__(self, filename, separator=",", append=False):
+        super().__init__()
+        self.sep, self.filename, self.append = separator, os.fspath(filename), append
+        self.writer = self.keys = self.csv_file = None
+        self.append_header = True
+
+    def on_train_begin(self, logs=None):
+        if self.append and os.path.exists(self.filename):
+            with open(self.filename) as f:
+                self.append_header = not f.readline()
+        if self.csv_file and not self.csv_file.closed:
+            self.csv_file.close()
+        self.csv_file = open(self.filename, "a" if self.append else "w")  # noqa: SIM115
+        self.writer = self.keys = None
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs or {}
+        if self.keys is None:
+            self.keys = sorted(logs)
+            if self.keys and not any(k.startswith("val_") for k in self.keys):
+                self.keys += [f"val_{k}" for k in self.keys]
+        if not self.writer:
+            dialect = type("Dialect", (csv.excel,), {"delimiter": self.sep})
+            self.writer = csv.DictWriter(
+                self.csv_file, fieldnames=["epoch"] + self.keys, dialect=dialect
+            )
+            if self.append_header:
+                self.writer.writeheader()
+        row = {"epoch": epoch}
+        row.update((key, _csv_value(logs.get(key, "NA"))) for key in self.keys)
+        self.writer.writerow(row)
+        self.csv_file.flush()
+
+    def on_train_end(self, logs=None):
+        if self.csv_file and not self.csv_file.closed:
+            self.csv_file.close()
+        self.writer = None
+
+
+def _csv_value(value):
+    if isinstance(value, str) or (isinstance(value, np.ndarray) and value.ndim == 0):
+        return value
+    if isinstance(value, collections.abc.Iterable):
+        return f'"[{", ".join(map(str, value))}]"'
+    return value
+
+
+class TensorBoard(Callback):
+    """Keras writes TensorBoard's event files; minitape does not, and says so when the
+    callback is made."""
+
+    def __init__(self, log_dir="logs", *args, **kwargs):
+        raise NotImplementedError(
+            "minitape's Keras writes no TensorBoard logs: read the History fit returns "
+            "(history.history), or write each epoch's logs with CSVLogger(filename)."
         )

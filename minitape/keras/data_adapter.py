@@ -5,9 +5,10 @@ Arrays (numpy arrays or tensors, or a tuple/list/dict of them) are cut into batc
 `batch_size` examples (32 by default), the last batch holding what is left. With
 `shuffle=True` (fit's default) the examples are taken in the order of a random permutation,
 drawn as Keras 3 draws it: a `RandomShuffle` of the indices 0..n-1 in its data pipeline. That
-op's seeds are the global seed and 0 (its op seed in the pipeline's graph), and each `fit`
-builds the pipeline anew, so under `keras.utils.set_random_seed` (or `tf.random.set_seed`) every
-epoch of every fit sees the same order, TF's own; without a global seed the order is random.
+op's seeds are the global seed and 0 (its op seed in the pipeline's graph), and its kernel
+starts again with each pass, so under `keras.utils.set_random_seed` (or `tf.random.set_seed`)
+every epoch of every fit sees the same order, TF's own; without a global seed the order is
+random. `shuffle="batch"` shuffles each batch's examples instead, from the same stream.
 
 A `tf.data.Dataset` is walked as it is: each of its elements is a batch.
 
@@ -26,7 +27,12 @@ from .. import random as random_module
 from ..array_ops import gather
 from ..tensor import Tensor, Variable, convert_to_tensor
 
-__all__ = ["EpochIterator", "unpack_x_y_sample_weight", "train_validation_split"]
+__all__ = [
+    "EpochIterator",
+    "pack_x_y_sample_weight",
+    "train_validation_split",
+    "unpack_x_y_sample_weight",
+]
 
 
 def unpack_x_y_sample_weight(data):
@@ -48,7 +54,9 @@ def unpack_x_y_sample_weight(data):
     )
 
 
-def _pack(x, y, sample_weight):
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """What a step receives: x alone (or (x,) when x is a tuple or list), (x, y), or
+    (x, y, sample_weight)."""
     if y is None:
         return (x,) if isinstance(x, (tuple, list)) else x
     return (x, y) if sample_weight is None else (x, y, sample_weight)
@@ -75,6 +83,12 @@ def _arrays(name, data):
 
 def train_validation_split(arrays, validation_split):
     """(train, validation): the last `validation_split` of the examples held out, in order."""
+    bad = [type(a) for a in nest.flatten(arrays) if a is not None and _is_dataset(a)]
+    if bad:
+        raise ValueError(
+            "Argument `validation_split` is only supported for tensors or NumPy arrays."
+            f"Found incompatible type in the input: {bad}"
+        )
     flat = [a for a in nest.flatten(arrays) if a is not None]
     n = int(flat[0].shape[0])
     split_at = int(math.floor(n * (1.0 - validation_split)))
@@ -108,11 +122,6 @@ class _Arrays:
     """Arrays cut in batches, shuffled or not: one pass is one list of batches."""
 
     def __init__(self, x, y, sample_weight, batch_size, steps, shuffle, class_weight):
-        if shuffle == "batch":
-            raise NotImplementedError(
-                "minitape's fit does not shuffle within batches: pass shuffle=True (the "
-                "examples shuffled before each epoch) or shuffle=False."
-            )
         x, y = _arrays("x", x), None if y is None else _arrays("y", y)
         if sample_weight is not None:
             if class_weight is not None:
@@ -152,33 +161,44 @@ class _Arrays:
         self.num_batches = int(math.ceil(n / batch_size))
 
     def one_pass(self):
-        """The batches of one pass over the data, as tensors."""
-        order = _keras_permutation(self.n) if self.shuffle else None
+        """The batches of one pass over the data, as tensors: in order, in the order of a
+        permutation (shuffle=True), or each batch's examples shuffled (shuffle="batch")."""
+        kernel = _keras_shuffle_kernel() if self.shuffle else None
+        order = np.arange(self.n, dtype=np.int64)
+        if self.shuffle and self.shuffle != "batch":
+            order = _shuffled(kernel, order)
         batches = []
         for start in range(0, self.n, self.batch_size):
-            if order is None:
+            rows = order[start : start + self.batch_size]
+            if self.shuffle == "batch":
+                rows = _shuffled(kernel, rows)
+            if not self.shuffle:
                 cut = slice(start, start + self.batch_size)
                 take = lambda a, cut=cut: convert_to_tensor(a[cut])  # noqa: E731
             else:
-                rows = convert_to_tensor(order[start : start + self.batch_size])
+                rows = convert_to_tensor(rows)
                 take = lambda a, rows=rows: gather(convert_to_tensor(a), rows)  # noqa: E731
             parts = [None if a is None else nest.map_structure(take, a) for a in self.inputs]
-            batches.append(_pack(*parts))
+            batches.append(pack_x_y_sample_weight(*parts))
         return batches
 
 
-def _keras_permutation(n):
-    """The order Keras 3's array pipeline gives n examples: TF's RandomShuffle of 0..n-1 with
-    seeds (global seed, 0) and a new kernel (a new pipeline each fit), random without a
-    global seed."""
+def _keras_shuffle_kernel():
+    """The Philox stream of the RandomShuffle in Keras 3's array pipeline: seeds (global
+    seed, 0) (its op seed in the pipeline's graph), a new kernel for each pass (each epoch
+    of each fit starts it again); random without a global seed. shuffle=True draws one
+    permutation of all the examples from it, shuffle="batch" one per batch, in turn."""
     if random_module._global["seed"] is None:
-        seeds = secrets.randbits(31), secrets.randbits(31)
-    else:
-        seeds = random_module.get_seed(0)
+        return philox.Stream.from_seeds(secrets.randbits(31), secrets.randbits(31))
+    return philox.Stream.from_seeds(*random_module.get_seed(0))
+
+
+def _shuffled(kernel, rows):
+    """`rows` in the order TF's RandomShuffle gives them, its words taken from `kernel`."""
+    n = len(rows)
     if n <= 1:
-        return np.arange(n, dtype=np.int64)
-    stream = philox.Stream.from_seeds(*seeds).reserve((n - 1 + 3) // 4)
-    return philox.shuffle_permutation(stream, n).astype(np.int64)
+        return rows
+    return rows[philox.shuffle_permutation(kernel.reserve((n - 1 + 3) // 4), n)]
 
 
 class _DatasetData:
@@ -281,6 +301,8 @@ class EpochIterator:
                 yield step, step + per - 1, batches
                 step += per
             self._num_batches = self._num_batches or step
+            _interrupted_warning()  # (Keras learns the length so, and says so)
+            self._current = None
             return
         if self._current is None or self.steps_per_epoch is None:
             self._new_pass()
@@ -314,5 +336,5 @@ def _interrupted_warning():
         "Your input ran out of data; interrupting training. Make sure that your dataset or "
         "generator can generate at least `steps_per_epoch * epochs` batches. You may need to "
         "use the `.repeat()` function when building your dataset.",
-        stacklevel=3,
+        stacklevel=2,  # (where the walk ran out, as Keras points into its iterator)
     )

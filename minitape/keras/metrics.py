@@ -18,6 +18,7 @@ it on every replay (the `assign_add`s are part of the graph), as in TF.
 """
 
 from .. import ops as o
+from ..array_ops import argmax
 from ..function import init_scope
 from ..tensor import Tensor, _TensorLike, convert_to_tensor, read
 from . import losses as losses_module
@@ -181,12 +182,81 @@ class MeanAbsoluteError(MeanMetricWrapper):
         super().__init__(losses_module.mean_absolute_error, name=name, dtype=dtype)
 
 
+def accuracy(y_true, y_pred):
+    """1.0 where y_true equals y_pred, else 0.0."""
+    y_true, y_pred = losses_module._squeeze_or_expand(_float32(y_true), _float32(y_pred))
+    return o.cast(o.equal(y_true, y_pred), "float32")
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    """1.0 where y_pred > threshold agrees with the 0/1 label y_true."""
+    y_true, y_pred = losses_module._squeeze_or_expand(_float32(y_true), _float32(y_pred))
+    return o.cast(o.equal(y_true, o.cast(o.greater(y_pred, threshold), y_true.dtype)), "float32")
+
+
+def categorical_accuracy(y_true, y_pred):
+    """1.0 where the largest of y_pred's scores is at the one-hot y_true's 1."""
+    return o.cast(o.equal(argmax(y_true, axis=-1), argmax(y_pred, axis=-1)), "float32")
+
+
+def sparse_categorical_accuracy(y_true, y_pred):
+    """1.0 where the largest of y_pred's scores is at the class index y_true."""
+    y_true, y_pred = _float32(y_true), _float32(y_pred)
+    if len(y_true.shape) == len(y_pred.shape) and y_true.shape[-1] == 1:
+        y_true = o.squeeze(y_true, -1)
+    predicted = o.cast(argmax(y_pred, axis=-1), y_true.dtype)
+    return o.cast(o.equal(y_true, predicted), "float32")
+
+
+class _Accuracy(MeanMetricWrapper):
+    _direction = "up"  # (higher is better: what EarlyStopping's mode="auto" reads)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        Mean.update_state(self, self._fn(y_true, y_pred, **self._fn_kwargs), sample_weight)
+
+
+class Accuracy(_Accuracy):
+    def __init__(self, name="accuracy", dtype=None):
+        super().__init__(accuracy, name=name, dtype=dtype)
+
+
+class BinaryAccuracy(_Accuracy):
+    def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
+        super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
+
+
+class CategoricalAccuracy(_Accuracy):
+    def __init__(self, name="categorical_accuracy", dtype=None):
+        super().__init__(categorical_accuracy, name=name, dtype=dtype)
+
+
+class SparseCategoricalAccuracy(_Accuracy):
+    def __init__(self, name="sparse_categorical_accuracy", dtype=None):
+        super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)
+
+
+def accuracy_for(name, y_true, y_pred):
+    """What compile's metrics=["accuracy"] (or "acc") becomes once the data is seen, as
+    Keras chooses: binary accuracy for one output unit, sparse categorical for class
+    indices, else categorical; named as given."""
+    t_rank, p_rank = len(y_true.shape), len(y_pred.shape)
+    t_last, p_last = y_true.shape[-1] if t_rank else None, y_pred.shape[-1] if p_rank else None
+    if p_last == 1:
+        return BinaryAccuracy(name=name)
+    if t_rank < p_rank or (t_last == 1 and p_last is not None and p_last > 1):
+        return SparseCategoricalAccuracy(name=name)
+    return CategoricalAccuracy(name=name)
+
+
 # Keras 3 gives a metric named by a string that string as its name ('mae' logs as 'mae').
 _BY_NAME = {
     "mse": MeanSquaredError,
     "mean_squared_error": MeanSquaredError,
     "mae": MeanAbsoluteError,
     "mean_absolute_error": MeanAbsoluteError,
+    "binary_accuracy": BinaryAccuracy,
+    "categorical_accuracy": CategoricalAccuracy,
+    "sparse_categorical_accuracy": SparseCategoricalAccuracy,
 }
 
 

@@ -1,12 +1,13 @@
 """`compile`, `fit`, `evaluate`, `predict`: Keras 3's training loop, which a Model inherits.
 
     model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
-    history = model.fit(x, y, epochs=3, batch_size=8, shuffle=False, verbose=0)
+    history = model.fit(x, y, epochs=3)  # batches of 32, shuffled, progress lines printed
     history.history                     # {'loss': [...]}: one Python float per epoch
 
 `fit` is a loop that the course otherwise writes by hand. For each epoch it resets the
-metrics, then for each batch of (x, y) -- in order, the last batch smaller if the data does
-not divide evenly -- it calls `train_step(data)`, which does what a hand-written step does:
+metrics, then for each batch of (x, y) -- shuffled as TF shuffles them unless
+`shuffle=False`, the last batch smaller if the data does not divide evenly (data_adapter.py)
+-- it calls `train_step(data)`, which does what a hand-written step does:
 
     with tf.GradientTape() as tape:
         y_pred = self(x, training=True)
@@ -14,9 +15,12 @@ not divide evenly -- it calls `train_step(data)`, which does what a hand-written
     grads = tape.gradient(loss, self.trainable_variables)
     self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
 
-and then updates the metrics. Overriding `train_step` is how a Keras model keeps `fit` (its
-batching, its History) while writing the step with its own tape: a GAN's two updates, a
-gradient penalty, clipping.
+and then updates the metrics. Around the steps it calls the callbacks (callbacks.py: the
+History it returns, the progress lines of `verbose`, your own), and with validation data it
+runs `evaluate` after each epoch, logging its results with a `val_` prefix.
+
+Overriding `train_step` is how a Keras model keeps `fit` (its batching, its History) while
+writing the step with its own tape: a GAN's two updates, a gradient penalty, clipping.
 
 Three things Keras does that a custom `train_step` meets:
 
@@ -79,6 +83,8 @@ class _CompileLoss:
     in fit, as in Keras 3), as a float32 number, times `loss_weights` if given."""
 
     def __init__(self, loss, loss_weights):
+        if isinstance(loss_weights, dict) and len(loss_weights) == 1:
+            loss_weights = list(loss_weights.values())  # (one output: Keras reads no key)
         if isinstance(loss_weights, (list, tuple)) and len(loss_weights) == 1:
             loss_weights = loss_weights[0]  # (one output: a list of its one weight)
         if loss_weights is not None and not isinstance(loss_weights, (int, float)):
@@ -111,27 +117,40 @@ class _CompileMetrics(metrics_module.Metric):
     def __init__(self, metrics, weighted_metrics):
         super().__init__(name="compile_metrics")
         for arg, given in (("metrics", metrics), ("weighted_metrics", weighted_metrics)):
-            if given is not None and not isinstance(given, (list, tuple)):
-                raise NotImplementedError(
-                    f"minitape's compile takes {arg} as a list, such as {arg}=['mae']."
+            if given and not isinstance(given, (list, tuple, dict)):
+                raise ValueError(
+                    f"Expected `{arg}` argument to be a list, tuple, or dict. Received "
+                    f"instead: {arg}={given} of type {type(given)}"
                 )
-        self.unweighted = [metrics_module.get(m) for m in metrics or []]
-        self.weighted = [metrics_module.get(m) for m in weighted_metrics or []]
+            if isinstance(given, dict):
+                raise NotImplementedError(
+                    f"minitape's models have one output: pass {arg} as a list, such as "
+                    f"{arg}=['mae'], not a dict of outputs."
+                )
+        self._given = (list(metrics or []), list(weighted_metrics or []))
+        self.unweighted = [_metric(m) for m in self._given[0]]
+        self.weighted = [_metric(m) for m in self._given[1]]
         self.metrics = self.unweighted + self.weighted
         self.names = []
-        for m in self.metrics:
-            name = m.name
+        for m, given in zip(self.metrics, self._given[0] + self._given[1]):
+            name = given if isinstance(given, str) else m.name
             if name in self.names:
-                name = "weighted_" + name if m in self.weighted else name
+                name = "weighted_" + name if any(m is w for w in self.weighted) else name
                 index = sum(1 for n in self.names if n == name or n.startswith(name + "_"))
                 name = name if index == 0 else f"{name}_{index}"
             self.names.append(name)
 
     @property
     def variables(self):
-        return [v for m in self.metrics for v in m.variables]
+        return [v for m in self.metrics if m is not None for v in m.variables]
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        if any(m is None for m in self.metrics):  # "accuracy": chosen on the first data
+            self.unweighted, self.weighted = (
+                [m or metrics_module.accuracy_for(g, y_true, y_pred) for m, g in zip(ms, given)]
+                for ms, given in zip((self.unweighted, self.weighted), self._given)
+            )
+            self.metrics = self.unweighted + self.weighted
         for m in self.unweighted:
             m.update_state(y_true, y_pred)
         for m in self.weighted:
@@ -142,7 +161,15 @@ class _CompileMetrics(metrics_module.Metric):
 
     def reset_state(self):
         for m in self.metrics:
-            m.reset_state()
+            if m is not None:
+                m.reset_state()
+
+
+def _metric(identifier):
+    """A compiled metric, or None for "accuracy"/"acc" (chosen when the data is seen)."""
+    if isinstance(identifier, str) and identifier.lower() in ("accuracy", "acc"):
+        return None
+    return metrics_module.get(identifier)
 
 
 def pythonify_logs(logs):

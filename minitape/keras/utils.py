@@ -6,9 +6,16 @@ import numpy as np
 
 from .. import random
 from .backend import clear_session  # noqa: F401
+from .data_adapter import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401
 from .progbar import Progbar  # noqa: F401
 
-__all__ = ["Progbar", "clear_session", "set_random_seed"]
+__all__ = [
+    "Progbar",
+    "clear_session",
+    "pack_x_y_sample_weight",
+    "set_random_seed",
+    "unpack_x_y_sample_weight",
+]
 
 
 def set_random_seed(seed):

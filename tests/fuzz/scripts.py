@@ -673,3 +673,6 @@ def loss_object_lists_of_the_same_shape(tf):
 @script
 def loss_object_tuple_labels(tf):
     return tf.keras.losses.MeanSquaredError()((0.0, 1.0), tf.constant([0.5, 0.25]))
+
+
+from . import scripts_training  # noqa: E402, F401  (fit, callbacks and tf.data)

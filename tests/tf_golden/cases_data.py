@@ -8,6 +8,7 @@ import numpy as np
 
 from .cases import attempt, case
 from .cases_keras_fit import X, Y
+from .cases_keras_training import spy
 
 
 def _elements(ds):
@@ -223,29 +224,13 @@ def data_keras_fit_evaluate_predict_with_a_dataset(tf):
     tf.random.set_seed(None)  # (no global seed: the op seeds alone)
     seen = []
 
-    class Spy(tf.keras.Sequential):
-        def train_step(self, data):
-            x, _ = data
-            seen.append([int(v) for v in x.numpy()[:, 0]])
-            return {"a": tf.constant(0.0)}
-
-        def test_step(self, data):
-            x, _ = data
-            seen.append(["test"] + [int(v) for v in x.numpy()[:, 0]])
-            return {"a": tf.constant(0.0)}
-
-        def predict_step(self, data):
-            seen.append(["predict"] + [int(v) for v in data.numpy()[:, 0]])
-            return data
-
     xs = np.arange(8, dtype="float32").reshape(8, 1)
     ds = tf.data.Dataset.from_tensor_slices((xs, xs)).shuffle(8, seed=1).batch(4)
 
     def order():
         return [[int(v) for v in x.numpy()[:, 0]] for x, _ in ds]
 
-    model = Spy([tf.keras.layers.Dense(1)])
-    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    model = spy(tf, seen)
     out = [order()]
     history = model.fit(ds, epochs=3, verbose=0)
     out += [list(seen), history.params, order()]
@@ -290,3 +275,31 @@ def _class_weighted(tf):
     model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
     weights = {0: 1.0, 1: 0.5, 2: 3.0}
     return model.fit(ds, epochs=2, verbose=0, class_weight=weights).history
+
+
+@case
+def data_reprs_and_experimental_names(tf):
+    # what print(dataset) shows: TF's class name and the element_spec
+    d = tf.data.Dataset.range(3)
+    datasets = [
+        tf.data.Dataset.from_tensor_slices(np.arange(3)),
+        tf.data.Dataset.from_tensors(1.0),
+        d,
+        d.map(lambda v: v),
+        d.map(lambda w: w + 1, num_parallel_calls=tf.data.AUTOTUNE),
+        d.batch(2),
+        d.batch(2, num_parallel_calls=2),
+        d.shuffle(2, seed=1),
+        d.repeat(),
+        d.take(1),
+        d.skip(1),
+        tf.data.Dataset.zip((d, d)),
+        d.enumerate(),
+        d.concatenate(d),
+        d.filter(lambda u: u > 0),
+        d.prefetch(1),
+        d.cache(),
+        d.with_options(tf.data.Options()),
+    ]
+    names = [tf.data.experimental.AUTOTUNE, tf.data.experimental.cardinality(d)]
+    return [repr(ds) for ds in datasets] + names

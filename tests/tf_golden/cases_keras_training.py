@@ -19,6 +19,31 @@ from .cases_keras_fit import X, Y
 LABELS = np.array([0, 1, 1, 0, 2, 1, 0, 2, 1, 1])
 
 
+def spy(tf, seen):
+    """A 1-unit Sequential, compiled to run eagerly, whose steps append to `seen` the first
+    column of each batch they get (as ints; "test"/"predict" first for those steps)."""
+
+    def firsts(x):
+        return [int(v) for v in x.numpy()[:, 0]]
+
+    class Spy(tf.keras.Sequential):
+        def train_step(self, data):
+            seen.append(firsts(data[0]))
+            return {"a": tf.constant(0.0)}
+
+        def test_step(self, data):
+            seen.append(["test"] + firsts(data[0]))
+            return {"a": tf.constant(0.0)}
+
+        def predict_step(self, data):
+            seen.append(["predict"] + firsts(data))
+            return data
+
+    model = Spy([tf.keras.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    return model
+
+
 def _model(tf, units=1, metrics=None, **compile_kw):
     tf.keras.utils.set_random_seed(0)
     model = tf.keras.Sequential([tf.keras.layers.Dense(units)])
@@ -54,26 +79,18 @@ def keras_train_fit_shuffle_orders(tf):
     # for two fits in a row and under tf.random.set_seed alone
     seen = []
 
-    class Spy(tf.keras.Sequential):
-        def train_step(self, data):
-            x, _ = data
-            seen.append([int(v) for v in x.numpy()[:, 0]])
-            return {"a": tf.constant(0.0)}
-
     out = []
     for seed, n, batch in ((0, 10, 4), (3, 33, 8), (42, 7, 32)):
         tf.keras.utils.set_random_seed(seed)
         tf.random.uniform([2])  # (an eager draw first changes nothing)
-        model = Spy([tf.keras.layers.Dense(1)])
-        model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+        model = spy(tf, seen)
         xs = np.arange(n, dtype="float32").reshape(n, 1)
         del seen[:]
         model.fit(xs, xs, batch_size=batch, epochs=2, verbose=0)
         model.fit(xs, xs, batch_size=batch, epochs=1, verbose=0)
         out.append(list(seen))
     tf.random.set_seed(5)
-    model = Spy([tf.keras.layers.Dense(1)])
-    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    model = spy(tf, seen)
     del seen[:]
     model.fit(np.arange(6.0).reshape(6, 1), np.zeros((6, 1)), batch_size=4, verbose=0)
     return out + [list(seen)]
@@ -496,3 +513,231 @@ def keras_train_model_checkpoint(tf):
             return os.path.exists(path)
 
         return attempt(fit)
+
+
+@case
+def keras_train_accuracy_metrics(tf):
+    # the accuracy metrics, and compile(metrics=["accuracy"]) choosing one from the data
+    labels = LABELS[:6]
+    scores = np.array([[2.0, 0.1, 0.3], [0.1, 0.2, 0.9], [0.3, 2.0, 0.1]] * 2, "float32")
+    out = []
+    for metric, y_true, y_pred in (
+        (tf.keras.metrics.SparseCategoricalAccuracy(), labels, scores),
+        (tf.keras.metrics.SparseCategoricalAccuracy(), labels[:, None], scores),
+        (tf.keras.metrics.CategoricalAccuracy(), np.eye(3)[labels], scores),
+        (tf.keras.metrics.BinaryAccuracy(), [[1.0], [0.0], [1.0]], [[0.7], [0.6], [0.2]]),
+        (tf.keras.metrics.BinaryAccuracy(threshold=0.65), [1, 0, 1], [0.7, 0.6, 0.2]),
+        (tf.keras.metrics.Accuracy(), [1, 2, 3, 4], [1, 2, 0, 4]),
+    ):
+        metric.update_state(y_true, y_pred)
+        out.append([metric.name, metric.result()])
+
+    def fit(units, y, loss):
+        tf.keras.utils.set_random_seed(0)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(units)])
+        model.compile(optimizer="sgd", loss=loss, metrics=["accuracy", "acc"])
+        history = model.fit(X, y, epochs=2, batch_size=4, verbose=0, shuffle=False)
+        return [history.history, model.evaluate(X, y, verbose=0, return_dict=True)]
+
+    binary = (LABELS == 1).astype("float32")[:, None]
+    out.append(fit(1, binary, tf.keras.losses.BinaryCrossentropy(from_logits=True)))
+    sparse = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    out.append(fit(3, LABELS, sparse))
+    categorical = tf.keras.losses.CategoricalCrossentropy(from_logits=True)
+    out.append(fit(3, np.eye(3)[LABELS], categorical))
+    return out
+
+
+@case
+def keras_train_loop_from_scratch(tf):
+    # Keras' guide "Writing a training loop from scratch", on small data: a shuffled
+    # dataset (no op seed: the global seed's), a tf.function step with optimizer.apply and a
+    # SparseCategoricalAccuracy updated inside it, reset after each epoch
+    tf.keras.utils.set_random_seed(1)
+    x_train = (np.arange(64 * 4, dtype="float32").reshape(64, 4) % 13) / 6 - 1
+    y_train = (x_train[:, 0] + x_train[:, 1] > 0).astype("int64")
+    model = tf.keras.Sequential(
+        [tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(2)]
+    )
+    optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    train_acc_metric = tf.keras.metrics.SparseCategoricalAccuracy()
+    train_dataset = tf.data.Dataset.from_tensor_slices((x_train, y_train))
+    train_dataset = train_dataset.shuffle(buffer_size=1024).batch(16)
+
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            logits = model(x, training=True)
+            loss_value = loss_fn(y, logits)
+        grads = tape.gradient(loss_value, model.trainable_weights)
+        optimizer.apply(grads, model.trainable_weights)
+        train_acc_metric.update_state(y, logits)
+        return loss_value
+
+    out = []
+    for _ in range(3):
+        for x_batch, y_batch in train_dataset:
+            loss_value = train_step(x_batch, y_batch)
+        out.append([loss_value, train_acc_metric.result()])
+        train_acc_metric.reset_state()
+    return out
+
+
+@case
+def keras_train_fit_shuffle_within_batches(tf):
+    # shuffle="batch": the batches in order, the examples of each shuffled, the same way in
+    # every epoch under a global seed
+    seen = []
+
+    out = []
+    for seed, n in ((3, 10), (0, 13)):
+        tf.keras.utils.set_random_seed(seed)
+        model = spy(tf, seen)
+        xs = np.arange(n, dtype="float32").reshape(n, 1)
+        del seen[:]
+        model.fit(xs, xs, batch_size=4, epochs=2, verbose=0, shuffle="batch")
+        out.append(list(seen))
+    return out
+
+
+@case
+def keras_train_guide_own_metrics_and_compile(tf):
+    # Keras' guide "Customizing what happens in fit()": the model's own trackers listed by
+    # a `metrics` property (reset each epoch), unpack_x_y_sample_weight, a test_step; and
+    # a GAN-style compile override with two optimizers, fit on a dataset
+    keras = tf.keras
+    keras.utils.set_random_seed(2)
+
+    class CustomModel(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.loss_tracker = keras.metrics.Mean(name="loss")
+            self.mae_metric = keras.metrics.MeanAbsoluteError(name="mae")
+            self.d = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.d(x)
+
+        def train_step(self, data):
+            x, y, _ = keras.utils.unpack_x_y_sample_weight(data)
+            with tf.GradientTape() as tape:
+                y_pred = self(x, training=True)
+                loss = tf.reduce_mean(tf.square(y - y_pred))
+            gradients = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply(gradients, self.trainable_variables)
+            self.loss_tracker.update_state(loss)
+            self.mae_metric.update_state(y, y_pred)
+            return {"loss": self.loss_tracker.result(), "mae": self.mae_metric.result()}
+
+        def test_step(self, data):
+            x, y = data
+            y_pred = self(x, training=False)
+            self.loss_tracker.update_state(tf.reduce_mean(tf.square(y - y_pred)))
+            self.mae_metric.update_state(y, y_pred)
+            return {m.name: m.result() for m in self.metrics}
+
+        @property
+        def metrics(self):
+            return [self.loss_tracker, self.mae_metric]
+
+    class Two(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = keras.layers.Dense(1), keras.layers.Dense(1)
+
+        def compile(self, a_opt, b_opt, loss_fn):
+            super().compile()
+            self.a_opt, self.b_opt, self.loss_fn = a_opt, b_opt, loss_fn
+
+        def call(self, x):
+            return self.b(self.a(x))
+
+        def train_step(self, data):
+            x, y = data
+            with tf.GradientTape() as tape:
+                la = self.loss_fn(y, self.a(x))
+            a_vars = self.a.trainable_weights
+            self.a_opt.apply_gradients(zip(tape.gradient(la, a_vars), a_vars))
+            with tf.GradientTape() as tape:
+                lb = self.loss_fn(y, self(x))
+            b_vars = self.b.trainable_weights
+            self.b_opt.apply_gradients(zip(tape.gradient(lb, b_vars), b_vars))
+            return {"la": la, "lb": lb}
+
+    model = CustomModel()
+    model.compile(optimizer="adam")
+    history = model.fit(X, Y, epochs=3, verbose=0, sample_weight=np.ones(10))
+    two = Two()
+    two.compile(
+        keras.optimizers.SGD(0.05), keras.optimizers.SGD(0.05), keras.losses.MeanSquaredError()
+    )
+    ds = tf.data.Dataset.from_tensor_slices((X.astype("float32"), Y.astype("float32")))
+    return [
+        history.history,
+        model.evaluate(X, Y, verbose=0),
+        two.fit(ds.batch(4), epochs=2, verbose=0, shuffle=False).history,
+        keras.utils.pack_x_y_sample_weight((X[:1],)),
+        keras.utils.pack_x_y_sample_weight(1.0, 2.0),
+    ]
+
+
+@case
+def keras_train_learning_rate_callbacks_and_terminate_on_nan(tf):
+    def fit(callbacks, lr=0.1, epochs=5):
+        tf.keras.utils.set_random_seed(0)
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        model.compile(optimizer=tf.keras.optimizers.SGD(lr), loss="mse")
+        history, text = _printed(
+            model.fit,
+            X,
+            Y,
+            epochs=epochs,
+            batch_size=5,
+            shuffle=False,
+            verbose=0,
+            callbacks=callbacks,
+        )
+        return [history.history, history.epoch, text, float(model.optimizer.learning_rate.numpy())]
+
+    halve = tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr / 2, verbose=1)
+    by_epoch = tf.keras.callbacks.LearningRateScheduler(lambda epoch: 0.1 / (epoch + 1))
+    plateau = tf.keras.callbacks.ReduceLROnPlateau(
+        monitor="loss", factor=0.5, patience=1, min_delta=0.5, verbose=1, cooldown=1
+    )
+    floor = tf.keras.callbacks.ReduceLROnPlateau(
+        monitor="loss", factor=0.1, patience=0, min_lr=0.05
+    )
+    return [
+        fit([halve]),
+        fit([by_epoch]),
+        fit([plateau]),
+        fit([floor]),
+        fit([tf.keras.callbacks.TerminateOnNaN()], lr=1e20, epochs=3),
+        attempt(fit, [tf.keras.callbacks.TerminateOnNaN(raise_error=True)], lr=1e20, epochs=3),
+        attempt(fit, [tf.keras.callbacks.LearningRateScheduler(lambda epoch: 1)]),
+        attempt(tf.keras.callbacks.ReduceLROnPlateau, factor=1.0),
+    ]
+
+
+@case(message=True)
+def keras_train_csv_logger_and_tensorboard(tf):
+    # CSVLogger writes a row per epoch (val_ columns "NA" without validation; append keeps
+    # one header); TensorBoard writes event files (minitape refuses it)
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "log.csv")
+        # (the loss alone: a float32 mae's text can differ in its last digit)
+        model = _model(tf)
+        fit = model.fit
+        fit(
+            X, Y, epochs=2, verbose=0, shuffle=False, callbacks=[tf.keras.callbacks.CSVLogger(path)]
+        )
+        first = open(path).read()
+        logger = tf.keras.callbacks.CSVLogger(path, separator=";", append=True)
+        fit(X, Y, epochs=2, verbose=0, shuffle=False, validation_split=0.2, callbacks=[logger])
+        second = open(path).read()
+        board = attempt(tf.keras.callbacks.TensorBoard, log_dir=os.path.join(folder, "logs"))
+    return [first, second, isinstance(board, Exception) and board]

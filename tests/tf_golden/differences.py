@@ -89,6 +89,17 @@ DIFFERENT = {
         "reduce_retracing and traces once per length. The values are TF's",
         {(1,): 5, (2,): ["(2,)", "(3,)", "(4,)", "(5,)", "(6,)"]},
     ),
+    "keras_train_csv_logger_and_tensorboard": Differs(
+        "TensorBoard: Keras writes TensorBoard's event files; minitape writes none and refuses "
+        "the callback when it is made, naming History and CSVLogger (the CSV file is TF's)",
+        {
+            (2,): raises(
+                "NotImplementedError",
+                "minitape's Keras writes no TensorBoard logs: read the History fit returns "
+                "(history.history), or write each epoch's logs with CSVLogger(filename).",
+            )
+        },
+    ),
     "keras_train_model_checkpoint": Differs(
         "ModelCheckpoint: Keras writes the model or its weights to a .keras or .weights.h5 "
         "file after each epoch; minitape writes no such files (HDF5 and Keras' zip format are "
