@@ -125,7 +125,6 @@ def landing_page():
     table of contents (lessons, solutions, the page on TensorFlow)."""
     text = (NOTEBOOKS / "README.md").read_text()
     text = text.replace("](solutions/)", "](solutions/index.md)")
-    text = text.replace("[`checks.py`](checks.py)", "`checks.py`")
     toc = "\n".join(p.stem for p in lessons())
     sols = "\n".join(f"solutions/{p.stem}" for p in solutions())
     return (
