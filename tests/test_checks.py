@@ -1,22 +1,15 @@
-"""notebooks/checks.py judges fairly: every exercise rejects a wrong answer and accepts the right
-one in more than one spelling; a count must be a whole number; the tolerance is one unit of the
-decimals the exercise asks for, whatever the learner typed; 08.3 is worked out from the
-notebook's own critic."""
+"""minitape/course/checks.py, the course's self-checks, judges fairly: every exercise rejects a
+wrong answer and accepts the right one in more than one spelling; a count must be a whole
+number; the tolerance is one unit of the decimals the exercise asks for, whatever the learner
+typed; 08.3 is worked out from the notebook's own critic."""
 
-import importlib.util
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import minitape as tf
-
-_spec = importlib.util.spec_from_file_location(
-    "course_checks", Path(__file__).resolve().parents[1] / "notebooks" / "checks.py"
-)
-checks = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(checks)
+from minitape.course import checks
 
 # The worked solutions' answers (notebooks/solutions), as plain Python.
 RIGHT = {

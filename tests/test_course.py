@@ -10,20 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from minitape.course import checks
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 SOLUTIONS = sorted((NOTEBOOKS / "solutions").glob("*.ipynb"))
 
 
-def _checks_module():
-    spec = importlib.util.spec_from_file_location("course_checks", NOTEBOOKS / "checks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CHECKS = _checks_module()
+CHECKS = checks
 
 
 def _cells(path):

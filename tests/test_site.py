@@ -399,3 +399,26 @@ def test_solution_pages_are_titled_with_their_own_number(site):
     for name in SOLUTIONS:
         title = re.search(r"<h1>(.*?)<", (SITE / "solutions" / f"{name}.html").read_text()).group(1)
         assert title.startswith(f"Solutions to {name[:2]} "), title
+
+
+# -- figures ---------------------------------------------------------------------------------------
+def test_every_figure_is_sharp_described_and_opens_full_size(browser, site):
+    """At a device pixel ratio of 2, every figure has at least two image pixels per CSS pixel,
+    an alt text that says what it shows (not its file name), and a link to itself."""
+    problems = []
+    for name in LESSONS:
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=2)
+        page.goto(site + f"{name}.html", wait_until="load")
+        for fig in page.locator("article .cell_output img").evaluate_all(
+            "imgs => imgs.map(i => [i.naturalWidth, i.getBoundingClientRect().width, i.alt,"
+            " i.closest('a.image-reference')?.href === i.src])"
+        ):
+            natural, shown, alt, linked = fig
+            if natural < 1.95 * shown:
+                problems.append(f"{name}: {natural} px shown at {shown:.0f}: {alt[:40]!r}")
+            if len(alt) < 20 or alt.endswith(".png"):
+                problems.append(f"{name}: alt text {alt!r}")
+            if not linked:
+                problems.append(f"{name}: a figure with no link to its full size")
+        page.close()
+    assert not problems, "\n".join(problems[:30])

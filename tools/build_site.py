@@ -125,7 +125,6 @@ def landing_page():
     table of contents (lessons, solutions, the page on TensorFlow)."""
     text = (NOTEBOOKS / "README.md").read_text()
     text = text.replace("](solutions/)", "](solutions/index.md)")
-    text = text.replace("[`checks.py`](checks.py)", "`checks.py`")
     toc = "\n".join(p.stem for p in lessons())
     sols = "\n".join(f"solutions/{p.stem}" for p in solutions())
     return (
@@ -227,11 +226,15 @@ def course_on_tf_section():
     sys.path.insert(0, str(ROOT / "tests" / "course_on_tf"))
     from differences import DIFFERS, SKIP
 
-    notebooks = lessons() + solutions()
-    cells = sum(
-        c["cell_type"] == "code" for p in notebooks for c in json.loads(p.read_text())["cells"]
-    )
+    code = [
+        c
+        for p in lessons() + solutions()
+        for c in json.loads(p.read_text())["cells"]
+        if c["cell_type"] == "code"
+    ]
+    widgets = sum("nbval-ignore-output" in c["metadata"].get("tags", []) for c in code)
     skipped = sum(len(listed) for listed in SKIP.values())
+    same = len(code) - widgets - skipped - len(DIFFERS)
     differs = "\n".join(
         f"- {Path(nb).stem}, cell `{cell}`: {_code(reason)}"
         for (nb, cell), reason in DIFFERS.items()
@@ -241,11 +244,13 @@ def course_on_tf_section():
 `make test-tf` (the last step of `make test`) runs every lesson and solution notebook of the
 course on TensorFlow {TF_FOR_COURSE}, with `import minitape as tf` replaced by `import tensorflow
 as tf`, and compares each code cell's printed output with the committed one (a float may differ
-in its last printed digit). Of the {cells:,} code cells, {cells - skipped - len(DIFFERS):,}
-print the same text, numbers included; the run fails on any other cell that differs. Not
-compared: {skipped} cells that read minitape's own recording (`tape._entries`, `minitape.viz`,
-`minitape.explain`), which TensorFlow does not show. The {len(DIFFERS)} cells where TensorFlow
-prints something else, each with what differs (listed in `tests/course_on_tf/differences.py`):
+in its last printed digit). It runs all {len(code):,} code cells; {widgets} display a widget and
+are not compared. Of the other {len(code) - widgets:,}, **{same:,} print the same text, numbers
+included** (a definition prints nothing on both), and the run fails on any other cell that
+differs. {skipped} cells read minitape's own
+recording (`tape._entries`, `minitape.viz`, `minitape.explain`), which TensorFlow does not show.
+In {len(DIFFERS)} cells TensorFlow prints something else, each listed with what differs in
+`tests/course_on_tf/differences.py`:
 
 {differs}
 """

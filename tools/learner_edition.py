@@ -14,12 +14,11 @@ before it made). (The explanation after a reveal needs no change here: it is fol
 notebooks themselves, a `<details>` that opens on a click.)
 
 A notebook the learner already has in the edition is never overwritten (it holds their work):
-delete it to get a fresh copy. checks.py, which the notebooks import, is always brought up to
-date. Binder runs this from binder/postBuild and opens learner/00_index.ipynb.
+delete it to get a fresh copy. (The self-checks the notebooks import come with minitape:
+`minitape.course`.) Binder runs this from binder/postBuild and opens learner/00_index.ipynb.
 """
 
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -53,7 +52,6 @@ def make(target):
         notebook = learner_copy(json.loads(path.read_text()))
         copy.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n")
         made += 1
-    shutil.copy(SOURCE / "checks.py", target / "checks.py")
     print(f"learner's edition in {target}: {made} notebooks copied", end="")
     print(f", {len(kept)} kept as you left them (delete one to start it afresh)" if kept else "")
 

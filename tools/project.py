@@ -1,13 +1,15 @@
-"""Where the course lives: the repository's address, read from one place, and the links made
-from it (the README's launch badge, the web edition's source, Binder and Colab links).
+"""Where the course lives: the repository's address, read from one place, and what is made from
+it: the README's launch badge, the web edition's source, Binder and Colab links, and the
+notebooks' setup cell (what it installs minitape from).
 
-    .venv/bin/python tools/project.py          # says the address, and writes the README's badge
+    .venv/bin/python tools/project.py   # says the address; writes the badge and the setup cells
 
 The address is `[project.urls] Repository` in pyproject.toml. Until the repository is
 published it holds the placeholder owner `OWNER`: then `repository()` is None and no launch link
 is made (a link to a placeholder leads nowhere), and the tools that would make one say so.
 """
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -73,6 +75,51 @@ def readme_with_badge(text):
     return _BADGE.sub(lambda _: badge(), text, count=1)
 
 
+SETUP_ID = "setup"
+
+
+def setup_cell_source():
+    """The first code cell of every notebook: a no-op where minitape is importable (here, on
+    Binder, in the course on TensorFlow), and anywhere else (a notebook downloaded alone, Colab)
+    it installs minitape, whose `minitape.course` holds the self-checks the notebook imports.
+    From the repository once its address is set; until then by name (a wheel pip can find:
+    PIP_FIND_LINKS, as tests/test_run_anywhere.py does, or a published package)."""
+    url = repository()
+    requirement = f'"minitape @ git+{url}"' if url else "minitape"
+    return (
+        "# Setup: in the course's repository (and on Binder) this does nothing. Opened anywhere\n"
+        "# else (downloaded alone, or in Colab), it installs minitape and the course's\n"
+        "# self-checks, which the next cell imports.\n"
+        "import importlib.util\n"
+        "\n"
+        'if importlib.util.find_spec("minitape") is None:\n'
+        f"    %pip install --quiet {requirement}"
+    )
+
+
+def with_setup_cell(notebook):
+    """The notebook (its JSON) with the setup cell as its first code cell, made anew."""
+    cells = [c for c in notebook["cells"] if c.get("id") != SETUP_ID]
+    first_code = next(i for i, c in enumerate(cells) if c["cell_type"] == "code")
+    lines = setup_cell_source().splitlines(keepends=True)
+    setup = {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": SETUP_ID,
+        "metadata": {},
+        "outputs": [],
+        "source": lines,
+    }
+    notebook["cells"] = cells[:first_code] + [setup] + cells[first_code:]
+    return notebook
+
+
+def notebooks():
+    return sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
+        (ROOT / "notebooks" / "solutions").glob("*.ipynb")
+    )
+
+
 def placeholder_notice():
     """What a tool prints when it leaves the launch links out."""
     return (
@@ -84,4 +131,7 @@ def placeholder_notice():
 if __name__ == "__main__":
     readme = ROOT / "README.md"
     readme.write_text(readme_with_badge(readme.read_text()))
+    for path in notebooks():
+        notebook = with_setup_cell(json.loads(path.read_text()))
+        path.write_text(json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     print(repository() or placeholder_notice(), file=sys.stdout if repository() else sys.stderr)

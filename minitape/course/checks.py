@@ -1,6 +1,6 @@
 """The course's self-checks: `check` for the exercises, `reveal` for the predict-then-run cells.
 
-    from checks import check, reveal
+    from minitape.course import check, reveal
 
     answer_1 = ...                  # the learner replaces ... with an answer
     check("01.1", answer_1)         # prints "Exercise 1: correct" or "Exercise 1: not yet ..."
@@ -16,7 +16,7 @@ the learner typed: an answer asked to 3 decimals may be off by one unit of the t
 2.223 or 2.224), and an answer with no decimals (a count) must be a whole number, exactly. An
 answer that depends on the notebook's own random objects is worked out from them when checked
 (`check("08.3", answer, using=(tf, critic, points))`, see COMPUTED). Worked solutions are in
-`solutions/NN_solutions.ipynb`.
+`notebooks/solutions/NN_solutions.ipynb`.
 
 An answer can be a number, a tensor or array, a list or tuple of them (compared as one flat list
 of numbers; bools count as 0 and 1), `None`, a string (case and spaces aside), a set, list or
