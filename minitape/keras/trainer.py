@@ -108,6 +108,14 @@ class _CompileLoss:
         return value if self._weight is None else multiply(value, self._weight)
 
 
+def _one_output(given):
+    """Metrics given as {output name: metrics} for a model's one output: those metrics."""
+    if not isinstance(given, dict) or not given:
+        return given
+    (value,) = given.values()
+    return value if isinstance(value, (list, tuple)) else [value]
+
+
 class _CompileMetrics(metrics_module.Metric):
     """The metrics given to compile, as one metric named "compile_metrics" whose result is a
     dict (Keras 3's CompileMetrics: `model.metrics` is [loss tracker, compile_metrics]).
@@ -122,11 +130,13 @@ class _CompileMetrics(metrics_module.Metric):
                     f"Expected `{arg}` argument to be a list, tuple, or dict. Received "
                     f"instead: {arg}={given} of type {type(given)}"
                 )
-            if isinstance(given, dict):
+            if isinstance(given, dict) and len(given) > 1:
                 raise NotImplementedError(
                     f"minitape's models have one output: pass {arg} as a list, such as "
                     f"{arg}=['mae'], not a dict of outputs."
                 )
+        # (a dict for the one output, {name: metrics}: its metrics, as Keras reads it)
+        metrics, weighted_metrics = (_one_output(given) for given in (metrics, weighted_metrics))
         self._given = (list(metrics or []), list(weighted_metrics or []))
         self.unweighted = [_metric(m) for m in self._given[0]]
         self.weighted = [_metric(m) for m in self._given[1]]

@@ -387,3 +387,17 @@ def keras_clear_session_names_layers_from_scratch(tf):
     first = tf.keras.layers.Dense(1).name
     tf.keras.utils.clear_session()
     return [before, first, tf.keras.layers.Dense(1).name, tf.keras.layers.Dense(1).name]
+
+
+@case
+def keras_compile_metrics_as_a_dict_for_the_one_output(tf):
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(0)
+    inp = tf.keras.Input((2,))
+    model = tf.keras.Model(inp, tf.keras.layers.Dense(1, name="out")(inp))
+    x, y = np.ones((4, 2), np.float32), np.ones((4, 1), np.float32)
+    model.compile(optimizer="sgd", loss="mse", metrics={"out": ["mae"]})
+    metrics = model.fit(x, y, epochs=2, verbose=0, shuffle=False).history
+    model.compile(optimizer="sgd", loss="mse", weighted_metrics={"out": "mae"})
+    weighted = model.fit(x, y, epochs=1, verbose=0, shuffle=False).history
+    return [metrics, weighted]
