@@ -50,7 +50,7 @@ import numpy as np
 
 from .. import nest
 from ..function import function
-from ..ops import cast, concat, multiply, shape
+from ..ops import cast, concat, multiply, reduce_sum, shape, stack
 from ..tape import GradientTape
 from ..tensor import Tensor, Variable
 from . import losses as losses_module
@@ -278,9 +278,17 @@ class Trainer:
         """The loss given to compile, of (y, y_pred): what a custom train_step calls to use
         it. (It does not update the "loss" metric: the step does that.)"""
         del x, training  # (the default does not use them)
-        if self._compile_loss is None:
+        losses = []
+        if self._compile_loss is not None:
+            loss = self._compile_loss(y, y_pred, sample_weight)
+            if loss is not None:
+                losses.append(loss)
+        for loss in getattr(self, "losses", ()):  # (the layers' add_loss and regularizers)
+            loss = reduce_sum(loss)
+            losses.append(loss if loss.dtype.is_floating else cast(loss, "float32"))
+        if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
-        return self._compile_loss(y, y_pred, sample_weight)
+        return losses[0] if len(losses) == 1 else reduce_sum(stack(losses))
 
     def _compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """compute_loss, also when an override does not take `training` (older Keras)."""

@@ -401,3 +401,24 @@ def keras_compile_metrics_as_a_dict_for_the_one_output(tf):
     model.compile(optimizer="sgd", loss="mse", weighted_metrics={"out": "mae"})
     weighted = model.fit(x, y, epochs=1, verbose=0, shuffle=False).history
     return [metrics, weighted]
+
+
+@case
+def keras_fit_adds_the_regularizer_losses(tf):
+    # compute_loss adds sum(model.losses) (kernel, bias and activity regularizers) to the
+    # compiled loss, in fit and in evaluate, as Keras 3 does
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(1)
+    l2 = tf.keras.regularizers.l2
+    model = tf.keras.Sequential(
+        [
+            tf.keras.Input((3,)),
+            tf.keras.layers.Dense(4, activation="relu", kernel_regularizer=l2(0.01)),
+            tf.keras.layers.Dense(1, bias_regularizer="l1", activity_regularizer=l2(0.1)),
+        ]
+    )
+    x = np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3)
+    y = np.arange(8, dtype=np.float32).reshape(8, 1) / 8
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
+    history = model.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False).history
+    return [history, model.evaluate(x, y, verbose=0)]
