@@ -422,3 +422,13 @@ def test_every_figure_is_sharp_described_and_opens_full_size(browser, site):
                 problems.append(f"{name}: a figure with no link to its full size")
         page.close()
     assert not problems, "\n".join(problems[:30])
+
+
+def test_the_error_stream_reads_as_one(browser, site):
+    page = browser.new_page()
+    page.goto(site + "03_what_gets_watched.html")
+    stderr = page.locator(".cell_output .output.stderr").first
+    assert stderr.count(), "no stderr output on 03"
+    border = stderr.evaluate("e => getComputedStyle(e).borderLeftColor")
+    assert border == "rgb(211, 47, 47)", f"stderr looks like stdout (border {border})"
+    page.close()
