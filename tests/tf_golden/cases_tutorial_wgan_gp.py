@@ -230,7 +230,7 @@ def tutorial_wgan_gp_train_step(tf):  # noqa: C901  (the example's code, as it i
     logs = wgan.train_step(tf.constant(images))
     return [
         logs,
-        [layer.name for layer in d_model.layers][:3],
+        [type(layer).__name__ for layer in d_model.layers][:3],
         d_model.output_shape,
         g_model.output_shape,
         len(g_model.trainable_variables),
