@@ -27,6 +27,7 @@ import warnings
 
 import numpy as np
 
+from ..tensor import Tensor, Variable
 from .progbar import Progbar
 
 __all__ = [
@@ -120,6 +121,24 @@ class Callback:
         pass
 
 
+def pythonify_logs(logs):
+    """Keras' `pythonify_logs`: the logs sorted by name, a dict value (compile_metrics')
+    spread out in place, each value a Python float when it can be one."""
+    result = {}
+    for key, value in sorted((logs or {}).items()):
+        if isinstance(value, dict):
+            result.update(pythonify_logs(value))
+        else:
+            try:
+                if isinstance(value, (Tensor, Variable)):
+                    value = value.numpy()
+                value = float(value)
+            except Exception:  # noqa: BLE001  (as Keras: left as it is, an array stays one)
+                pass
+            result[key] = value
+    return result
+
+
 class CallbackList(Callback):
     """The callbacks of one fit/evaluate/predict, called together: the user's, then a History
     (`add_history`) and a ProgbarLogger (`add_progbar`) unless the list has one. `params` go
@@ -127,8 +146,6 @@ class CallbackList(Callback):
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None, **params):
         super().__init__()
-        from .trainer import pythonify_logs  # (the trainer imports this module)
-
         self._pythonify = pythonify_logs
         self.callbacks = list(_flatten(callbacks)) if callbacks else []
         self._history = next((c for c in self.callbacks if isinstance(c, History)), None)

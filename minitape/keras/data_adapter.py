@@ -25,6 +25,7 @@ import numpy as np
 from .. import nest, philox
 from .. import random as random_module
 from ..array_ops import gather
+from ..data import Dataset
 from ..tensor import Tensor, Variable, convert_to_tensor
 
 __all__ = [
@@ -63,8 +64,6 @@ def pack_x_y_sample_weight(x, y=None, sample_weight=None):
 
 
 def _is_dataset(x):
-    from ..data import Dataset  # (data imports keras nowhere; this keeps it so)
-
     return isinstance(x, Dataset)
 
 

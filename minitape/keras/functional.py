@@ -10,6 +10,7 @@ in the order they were first called; its weights are theirs, in that order.
 """
 
 from .. import nest
+from . import models as _models
 from .keras_tensor import KerasTensor, nodes_between
 from .models import Model
 
@@ -76,3 +77,6 @@ class Functional(Model):
             for t, v in zip(nest.flatten(node.outputs), nest.flatten(outputs)):
                 values[id(t)] = v
         return nest.map_structure(value, self.outputs)
+
+
+_models._FUNCTIONAL.append(Functional)

@@ -9,7 +9,8 @@ that say what they hold, and `Layer` (base_layer.py) to write your own.
 * input_layer.py: Input and InputLayer.
 """
 
-from ..ops import cast, matmul
+from ..nn_ops import conv2d, conv2d_transpose
+from ..ops import cast, matmul, reshape
 from ..tensor import TensorShape, is_tensor
 from . import activations, initializers, regularizers
 from .base_layer import Layer, _unique_name  # noqa: F401  (_unique_name: metrics, losses)
@@ -236,8 +237,6 @@ class Conv2D(Layer):
         self.built = True
 
     def call(self, inputs):
-        from ..nn_ops import conv2d
-
         outputs = conv2d(cast(inputs, self.dtype), self.kernel, self.strides, self.padding.upper())
         if self.use_bias:
             outputs = outputs + self.bias
@@ -254,9 +253,6 @@ class Conv2DTranspose(Conv2D):
         return self.kernel_size + (self.filters, channels)
 
     def call(self, inputs):
-        from ..nn_ops import conv2d_transpose
-        from ..ops import reshape
-
         n, h, w, _ = inputs.shape
         sizes = []
         for size, k, s in zip((h, w), self.kernel_size, self.strides):

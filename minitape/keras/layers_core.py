@@ -10,7 +10,7 @@
 import math
 import warnings
 
-from ..array_ops import gather
+from ..array_ops import gather, transpose
 from ..dtypes import int32, int64
 from ..ops import add, cast, concat, reduce_mean, reshape, shape, where
 from ..tensor import is_tensor
@@ -45,8 +45,6 @@ class Flatten(Layer):
     def call(self, inputs):
         dims = list(inputs.shape)
         if self.data_format == "channels_first" and len(dims) > 1:
-            from ..array_ops import transpose
-
             inputs = transpose(inputs, (0, *range(2, len(dims)), 1))
         return reshape(inputs, (shape(inputs)[0], math.prod(dims[1:]) if dims[1:] else 1))
 

@@ -21,6 +21,7 @@ from .. import ops as o
 from ..array_ops import argmax
 from ..function import init_scope
 from ..tensor import Tensor, _TensorLike, convert_to_tensor, read
+from . import initializers
 from . import losses as losses_module
 from .layers import _unique_name
 from .variables import Variable as KerasVariable
@@ -55,8 +56,6 @@ class Metric:
         self._variables = []
 
     def add_variable(self, shape=(), initializer="zeros", dtype=None, name=None):
-        from . import initializers
-
         init = initializers.get(initializer)
         with init_scope():  # (state is made once, outside any trace or tape)
             variable = KerasVariable(

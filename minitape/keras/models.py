@@ -26,6 +26,11 @@ from .trainer import TensorFlowTrainer
 __all__ = ["Model", "Sequential"]
 
 
+# Model(inputs, outputs) makes this class: functional.py's Functional, which subclasses
+# Model and registers itself here when it is imported (keras/__init__.py imports it)
+_FUNCTIONAL = []
+
+
 class Model(TensorFlowTrainer, Layer):
     """The base class for a network written as Python code: define `call` and create the
     layers in `__init__` (after `super().__init__()`). `compile`/`fit`/`evaluate`/`predict`
@@ -34,9 +39,7 @@ class Model(TensorFlowTrainer, Layer):
     def __new__(cls, *args, **kwargs):
         """`Model(inputs, outputs)` is a Functional model (functional.py), as in Keras 3."""
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
-            from .functional import Functional  # (functional.py subclasses Model)
-
-            cls = Functional  # (Python then runs Functional.__init__ with the arguments)
+            cls = _FUNCTIONAL[0]  # (Python then runs Functional.__init__ with the arguments)
         return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):

@@ -56,7 +56,7 @@ from ..tensor import Tensor, Variable
 from . import losses as losses_module
 from . import metrics as metrics_module
 from . import optimizers as optimizers_module
-from .callbacks import CallbackList
+from .callbacks import CallbackList, pythonify_logs
 from .data_adapter import EpochIterator, train_validation_split, unpack_x_y_sample_weight
 
 __all__ = ["Trainer", "TensorFlowTrainer"]
@@ -180,24 +180,6 @@ def _metric(identifier):
     if isinstance(identifier, str) and identifier.lower() in ("accuracy", "acc"):
         return None
     return metrics_module.get(identifier)
-
-
-def pythonify_logs(logs):
-    """Keras' `pythonify_logs`: the logs sorted by name, a dict value (compile_metrics')
-    spread out in place, each value a Python float when it can be one."""
-    result = {}
-    for key, value in sorted((logs or {}).items()):
-        if isinstance(value, dict):
-            result.update(pythonify_logs(value))
-        else:
-            try:
-                if isinstance(value, (Tensor, Variable)):
-                    value = value.numpy()
-                value = float(value)
-            except Exception:  # noqa: BLE001  (as Keras: left as it is, an array stays one)
-                pass
-            result[key] = value
-    return result
 
 
 class Trainer:
