@@ -401,9 +401,10 @@ for _op, _rules in VJPS.items():
     _op.vjps = _rules
 
 
-# --- numpy twins of the rules, for a backward sweep that nothing records --------------------
-# When no tape, trace or accumulator listens, `GradientTape.gradient` sweeps with numpy values
-# (`_backward`'s `bare`): the common ops then use these twins of their rules above, which do
+# --- numpy twins of the rules, for a backward walk that nothing records ---------------------
+# The one exception to "every rule is written with minitape's ops", kept because it pays.
+# When no tape, trace or accumulator listens, `GradientTape.gradient` walks with numpy values
+# (`tape._bare_step`): the common ops then use these twins of their rules above, which do
 # the same arithmetic with the same numpy functions (each op's own `forward`), minus the
 # tensors that no one would record. `g` is a numpy value; `ans` and the inputs are the
 # recorded tensors, as above. tests/test_grads.py checks every twin against its rule, bit for

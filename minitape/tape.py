@@ -11,9 +11,10 @@ This file is the heart of minitape. Read it top to bottom:
 2. `GradientTape`: the context manager. Its recording is an append-only list of entries
    plus a set of watched ids ("these tensors lead back to something we watch").
 3. `_backward`: walks the entries in reverse, asks each op's VJP rule (the table in
-   `grads.py`) for its inputs' gradients, and *adds* them into a dict keyed by tensor id.
-   (When nothing would record the walk, it runs on numpy values, with numpy twins of the
-   common rules: the same arithmetic, minus tensors no one needs. See `_backward`.)
+   `grads.py`) for its inputs' gradients, and *adds* them into a dict keyed by tensor id:
+   notebook 12's walk, plus what TF needs. (One shortcut, `_bare_step`, marked as such and
+   skippable: when nothing would record the walk, the common ops run numpy twins of their
+   rules, the same arithmetic minus tensors no one needs.)
 
 Because every VJP rule is written with minitape's own ops, the backward pass is itself made of
 recordable ops: if an outer tape watches the same tensors, it records the gradient
@@ -250,132 +251,101 @@ def _note_cut(tapes, op, inputs, out):
                 break
 
 
+def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None, bare=False):
+    """The reverse walk: {tensor id: gradient of the targets} for the ids in `keep`.
+
+    Notebook 12's `backward`, plus what TF needs: each target starts from a gradient of its
+    own (`output_gradients`); a gradient no one asked for is dropped once used (less memory);
+    an op may have one rule for all its inputs; every recorded read of a variable is a tensor
+    of its own (`reads`: read id -> variable id), whose gradient is added onto the variable
+    at the end. `watched` holds only floating tensors' ids, so `x._id in watched` also says
+    "x can carry a gradient". `on_step(i, op, out, g, sent)`, if given, hears of every entry
+    the walk uses, with the (input, gradient, new total) it passed on: `minitape.viz`
+    replays the walk with it.
+
+    `bare`: nothing records this walk (no tape, trace or accumulator listens); the common
+    ops then take the shortcut `_bare_step`, on numpy values (a first reading can skip it)."""
+    grads = {}
+    for t, g in zip(targets, target_grads):  # d target / d target: 1, or output_gradients
+        g, prev = g._value if bare else g, grads.get(t._id)
+        grads[t._id] = g if prev is None else _add_up(prev, g, bare)
+    for i in range(len(entries) - 1, -1, -1):  # newest entry first
+        op, inputs, out, attrs = entries[i]
+        g = grads.get(out._id) if out._id in keep else grads.pop(out._id, None)
+        if g is None:
+            continue  # this entry does not lead to a target
+        if bare and (g := _bare_step(grads, watched, op, inputs, out, attrs, g)) is None:
+            continue  # (done by the shortcut, on numpy values)
+        rules = op.vjps
+        if type(rules) is not tuple:  # one rule gives every input's gradient at once
+            rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
+        sent = []
+        for x, rule in zip(inputs, rules):
+            if rule is not None and x._id in watched:
+                gx = rule(g, out, *inputs, **attrs)
+                if gx is not None:  # paths add up
+                    prev = grads.get(x._id)
+                    total = grads[x._id] = gx if prev is None else _add_up(prev, gx, bare)
+                    sent.append((x, gx, total))
+        if on_step is not None:
+            on_step(i, op, out, g, sent)
+    for rid, vid in reads.items() if reads else ():  # a variable gets its reads' gradients
+        if vid in keep and (g := grads.get(rid)) is not None:
+            prev = grads.get(vid)
+            grads[vid] = g if prev is None else _add_up(prev, g, bare)
+    if bare:  # (the gradients asked for, as tensors)
+        for k in keep:
+            if isinstance(grads.get(k), _NUMPY):
+                grads[k] = Tensor(grads[k])
+    return grads
+
+
+def _add_up(prev, g, bare):
+    """`prev + g`: the gradient of a tensor used more than once is the sum of its paths'. In
+    a bare walk two numpy values of one dtype add with numpy's `+`, as AddV2 adds them;
+    anything else adds as tensors, with their checks and errors."""
+    if not bare or type(prev) is type(g) and (type(g) is not np.ndarray or prev.dtype is g.dtype):
+        return prev + g
+    total = _as_tensor(prev) + _as_tensor(g)
+    return total._value if type(prev) is not Tensor and type(g) is not Tensor else total
+
+
 def _given(gx):
     """A per-input rule that returns an already computed gradient."""
     return lambda *inputs, **attrs: gx
 
 
-def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None, bare=False):
-    """Reverse-mode sweep. Returns {tensor id: gradient} for the ids in `keep`.
-
-    Gradients always add up (`grads[id] = previous + new`): a tensor used twice gets the sum
-    of both paths. `watched` holds only floating tensors' ids, so `x._id in watched` also
-    says "x can carry a gradient". `reads` maps each recorded read of a variable (a tensor
-    of its own) to the variable's id: at the end, the reads' gradients add up on their
-    variable.
-
-    `bare`: nothing records this sweep (no tape, trace or accumulator is listening), so it
-    need not make tensors that no one will record. The gradients are then numpy values, and
-    an op with `bare` rules (numpy twins of its rules, in grads.py: the same arithmetic, tested
-    bit for bit) uses them; the others get and give tensors as usual.
-
-    `on_step(i, op, out, g, sent)`, if given, hears of every entry the sweep uses: its index,
-    the gradient `g` that reached its output, and `sent`, the (input, gradient, new total)
-    it passed on. (`minitape.viz` replays the sweep step by step with it.)"""
-    grads = {}
-    for t, g in zip(targets, target_grads):
-        prev, g = grads.get(t._id), g._value if bare else g
-        grads[t._id] = g if prev is None else _add_up(prev, g, bare)
-    get = grads.get  # (looked up once: the loop runs once per entry)
-    sent = None
-    for i in range(len(entries) - 1, -1, -1):  # newest entry first
-        op, inputs, out, attrs = entries[i]
-        oid = out._id
-        g = get(oid) if oid in keep else grads.pop(oid, None)
-        if g is None:
-            continue  # this op does not lead to a target
-        rules = op.vjps
-        if bare:
-            if type(g) is Tensor and g._value.dtype == _dtype(out):
-                g = g._value  # (from a rule on tensors; one of another dtype stays a tensor)
-            if isinstance(g, _NUMPY):
-                if op.bare is not None:
-                    rules = op.bare
-                else:  # (rules written with tensors only: give them one)
-                    g = Tensor(g)
-        if type(rules) is not tuple:  # one rule gives every input's gradient at once
-            rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
-        if on_step is None and len(inputs) == 2 and not attrs:
-            # The common case, two inputs and no attributes, spelled out: the same steps as
-            # the loop below, without its bookkeeping (a loop costs more than the rule).
-            x, y = inputs
-            rx, ry = rules
-            if rx is not None and x._id in watched and (gx := rx(g, out, x, y)) is not None:
-                prev = get(x._id)
-                if prev is None:
-                    grads[x._id] = gx
-                elif type(prev) is type(gx) and type(gx) in _SCALARS:  # (bare scalars, quickly)
-                    grads[x._id] = prev + gx
-                else:
-                    grads[x._id] = _add_up(prev, gx, bare)
-            if ry is not None and y._id in watched and (gy := ry(g, out, x, y)) is not None:
-                prev = get(y._id)
-                if prev is None:
-                    grads[y._id] = gy
-                elif type(prev) is type(gy) and type(gy) in _SCALARS:
-                    grads[y._id] = prev + gy
-                else:
-                    grads[y._id] = _add_up(prev, gy, bare)
-            continue
-        if on_step is not None:
-            sent = []
-        n = len(inputs)
-        for k in range(n):  # one rule per input (as many as inputs), run only where needed
-            x, rule = inputs[k], rules[k]  # (indexed: a zip would be one more object to collect)
-            if rule is None or x._id not in watched:
-                continue
-            if attrs:  # (the common calls spelled out: faster than star arguments)
-                gx = rule(g, out, *inputs, **attrs)
-            elif n == 1:
-                gx = rule(g, out, x)
-            else:
-                gx = rule(g, out, *inputs)
-            if gx is not None:
-                prev = get(x._id)
-                if prev is None:
-                    total = gx
-                elif type(prev) is type(gx) and type(gx) in _SCALARS:  # (bare scalars, quickly)
-                    total = prev + gx
-                else:
-                    total = _add_up(prev, gx, bare)
-                grads[x._id] = total
-                if sent is not None:
-                    sent.append((x, gx, total))
-        if sent is not None:
-            on_step(i, op, out, g, sent)
-    if reads:
-        for rid, vid in reads.items():
-            g = grads.get(rid)
-            if g is not None and vid in keep:
-                prev = grads.get(vid)
-                if prev is None:
-                    grads[vid] = g
-                elif type(prev) is type(g) and type(g) in _SCALARS:  # (a bare sweep's, quickly)
-                    grads[vid] = prev + g
-                else:
-                    grads[vid] = _add_up(prev, g, bare)
-    if bare:  # (the gradients asked for, as tensors: one per tensor, as a sweep of tensors)
-        for k in keep:
-            g = grads.get(k)
-            if isinstance(g, _NUMPY):
-                grads[k] = Tensor(g)
-    return grads
+# --- the one shortcut: a walk that nothing records (a first reading can skip this) ---------
+# When no tape, trace or accumulator listens, the gradients need not be tensors: the walk's
+# seeds are numpy values, and the common ops use numpy twins of their rules (`grads.BARE`,
+# the same arithmetic with the ops' own forwards, tested bit for bit), which make no tensor
+# that no one would record. An op without twins gets its rules, on a tensor, in `_backward`.
+def _bare_step(grads, watched, op, inputs, out, attrs, g):
+    """One entry of a bare walk. Done with the op's numpy twins if it has them (returns None),
+    else returns `g` as a tensor, for `_backward` to run the rules themselves."""
+    if type(g) is Tensor:  # (from a rule on tensors)
+        if g._value.dtype != _dtype(out):
+            return g  # (a gradient of another dtype stays a tensor, to add up as tensors do)
+        g = g._value
+    elif not isinstance(g, _NUMPY):
+        return g  # (neither: the gradients of a custom gradient's several outputs)
+    twins = op.bare
+    if twins is None:
+        return Tensor(g)
+    one = len(inputs) == 1  # (every op with twins has one input or two)
+    for k in range(len(inputs)):  # (indexed: a zip would be one more object to collect)
+        x, twin = inputs[k], twins[k]
+        if twin is not None and x._id in watched:
+            if attrs:
+                gx = twin(g, out, *inputs, **attrs)
+            else:  # (the inputs passed one by one: a call with *inputs costs more than a twin)
+                gx = twin(g, out, x) if one else twin(g, out, inputs[0], inputs[1])
+            prev = grads.get(x._id)
+            grads[x._id] = gx if prev is None else _add_up(prev, gx, True)
+    return None
 
 
 _NUMPY = (np.ndarray, np.generic)
-_SCALARS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, np.number))
-
-
-def _add_up(prev, gx, bare):
-    """`prev + gx`: the gradient of a tensor that was used more than once. In a bare sweep two
-    numpy values of one dtype add as AddV2 adds them (numpy's `+`); anything else goes
-    through the tensors' `+`, with its checks and errors."""
-    if not bare:
-        return prev + gx
-    if type(prev) is type(gx) and (type(prev) is not np.ndarray or prev.dtype is gx.dtype):
-        return prev + gx
-    total = _as_tensor(prev) + _as_tensor(gx)
-    return total._value if type(prev) is not Tensor and type(gx) is not Tensor else total
 
 
 def _as_tensor(v):
