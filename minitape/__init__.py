@@ -47,6 +47,7 @@ from .array_ops import (
     tile,
 )
 from .nn_ops import reduce_logsumexp  # noqa: F401
+from . import jacobians  # noqa: F401  (gives GradientTape its jacobian and batch_jacobian)
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
 from . import debugging, linalg, math, nn, random, raw_ops  # noqa: F401
 from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401

@@ -54,7 +54,8 @@ import weakref
 import numpy as np
 
 from . import control_flow
-from .function import _LENGTH
+from .array_ops import _LENGTH, concat, gather
+from .math_ops import logical_and, logical_not, logical_or
 from .tape import apply, logger
 from .tensor import Tensor, Variable, convert_to_tensor
 
@@ -237,9 +238,6 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     if graph is None:
         _python_for(iter_, extra_test, body)
         return
-    from .array_ops import gather
-    from .ops import concat, logical_and
-
     items = convert_to_tensor(iter_)
     n = apply(_LENGTH, items)
     # (one row of zeros after the last: the body is traced once even when the loop runs no
@@ -277,8 +275,6 @@ def _python_for(iterable, extra_test, body):
 def not_(a):
     """`not a` (`tf.logical_not` for a tensor while tracing)."""
     if _graph_for(a) is not None:
-        from .ops import logical_not
-
         return logical_not(a)
     return not a
 
@@ -287,8 +283,6 @@ def and_(a, b):
     """`a() and b()` (`tf.logical_and` of both for a tensor while tracing)."""
     first = a()
     if _graph_for(first) is not None:
-        from .ops import logical_and
-
         return logical_and(first, b())
     return first and b()
 
@@ -297,8 +291,6 @@ def or_(a, b):
     """`a() or b()` (`tf.logical_or` of both for a tensor while tracing)."""
     first = a()
     if _graph_for(first) is not None:
-        from .ops import logical_or
-
         return logical_or(first, b())
     return first or b()
 

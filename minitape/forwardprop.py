@@ -33,6 +33,7 @@ import numpy as np
 
 from . import nest
 from .context import STATE
+from .control_flow import _assert_same_structure
 from .tape import GradientTape, UnconnectedGradients, _log_first_n
 from .tensor import Tensor, Variable, convert_to_tensor
 
@@ -61,8 +62,6 @@ class ForwardAccumulator:
 
     def _watch(self, primals, tangents):
         """Watch each primal with its tangent (watching one twice sums its tangents)."""
-        from .control_flow import _assert_same_structure
-
         _assert_same_structure(primals, tangents)
         for primal, tangent in zip(nest.flatten(primals), nest.flatten(tangents)):
             if not primal.dtype.is_floating:

@@ -60,10 +60,15 @@ import types
 import numpy as np
 
 from . import nest
+from .array_ops import _LENGTH, concat, gather
+from .autograph import convert
 from .context import STATE, next_id
+from .control_flow import cond, while_loop
+from .custom_gradient import _Cotangents, _unpack_op
 from .dtypes import as_dtype
 from .errors import InaccessibleTensorError, OperatorNotAllowedInGraphError
-from .tape import Op, apply, logger
+from .random import _unchanged
+from .tape import GradientTape, Op, apply, logger
 from .tensor import Tensor, TensorShape, Variable, _as_shape, _snapshot, convert_to_tensor
 
 __all__ = [
@@ -275,8 +280,6 @@ class Graph:
         variables, which become the sub-graph's inputs (at `slots`, to share them with another
         sub-graph); `loop`: the sub-graph is a loop's test or body. Returns (the sub-graph,
         what `fn` returned)."""
-        from .random import _unchanged
-
         self._branches += 1
         scope = (getattr(self, "kernel_scope", None), self._branches)
         sub = Graph(self.name, parent=self, scope=scope, loop=loop)
@@ -621,8 +624,6 @@ def _record_cond(branches, pred, slots, captured, results):
     branch's ops run again under a tape of its own (`_branch_gradients`), zeros for what
     the branch does not use. Traced, that cond is a cond node, decided on every call; run
     eagerly, it runs the one branch."""
-    from .control_flow import cond
-
     live = [r for r in results if r is not None]
     if not live:
         return results  # (all None)
@@ -644,8 +645,6 @@ def _branch_gradients(graph, slots, captured, variables, upstream):
     """The gradients of a branch's (or a loop body's) results, weighted by `upstream`, with
     respect to the tensors `captured` (at `slots`: what it captured, and a body's inputs) and
     the variables: its ops run again under a tape of their own."""
-    from .tape import GradientTape
-
     vals = [None] * len(graph.specs)
     for slot, t in graph.constants.items():
         vals[slot] = t
@@ -722,10 +721,6 @@ def _record_while(branches, initial, captured, finals, history):
     walks the iterations backwards, itself a while loop: at iteration k, the gradient of the
     body at the loop variables it started from (`history`, row k), by `_branch_gradients`.
     Traced, that loop is a while node too, and replays."""
-    from .array_ops import gather
-    from .control_flow import while_loop
-    from .ops import concat
-
     body = branches.graphs[1]
     slots, tensors = captured
     n = len(initial)
@@ -781,8 +776,6 @@ def _as_one_op(name, inputs, results, vjp_all):
     from `inputs` whose gradient rule is `vjp_all(g, ans, inputs)`. Several results: one
     bundle op, unpacked by one op per result, as `custom_gradient` does (the rule then gets
     their gradients gathered: `_upstream`)."""
-    from .custom_gradient import _unpack_op
-
     if len(results) == 1:
         op = Op(name, lambda *values: results[0]._value)
         op.vjps = vjp_all
@@ -795,13 +788,8 @@ def _as_one_op(name, inputs, results, vjp_all):
 
 def _upstream(g, results):
     """The gradients `_as_one_op`'s rule got for `results`, zeros for those no target used."""
-    from .custom_gradient import _Cotangents
-
     parts = g.parts if type(g) is _Cotangents else [g]
     return [Tensor(np.zeros_like(r._value)) if u is None else u for r, u in zip(results, parts)]
-
-
-_LENGTH = Op("Length", lambda x: np.int32(np.shape(x)[0]))  # (TF: Shape, then StridedSlice)
 
 
 _RUN = {_COND: _run_cond, _WHILE: _run_while}
@@ -1299,8 +1287,6 @@ class Function:
                 # As TF: a function that creates variables on its first call is traced twice,
                 # once to create them and once more without (the graph it then runs). The
                 # second trace is dry: it changes no variable and draws no random number.
-                from .random import _unchanged
-
                 with _unchanged():
                     self._trace(*self._signature(args, kwargs), dry=True)
             return outputs
@@ -1313,8 +1299,6 @@ class Function:
         the function itself with `autograph=False` (or when it cannot be converted)."""
         if self._converted is None:
             if self._autograph:
-                from .autograph import convert
-
                 self._converted = convert(self.python_function)
             else:
                 self._converted = self.python_function

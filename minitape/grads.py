@@ -22,20 +22,19 @@ from . import array_ops as a
 from . import debugging as d
 from . import nn_ops as n
 from . import ops as o
-from .ops import (
+from .array_ops import expand_dims, reshape, transpose
+from .creation_ops import zeros_like
+from .gen_ops import _mean_factor
+from .math_ops import (
     cast,
     equal,
-    expand_dims,
     greater,
     greater_equal,
     less,
     less_equal,
     logical_or,
     reduce_sum,
-    reshape,
-    transpose,
     where,
-    zeros_like,
 )
 from .tape import TWINS, apply
 from .tensor import Tensor
@@ -285,7 +284,7 @@ VJPS = {
     o.Cumprod: (_cumprod_grad,),
     o.Mean: (
         lambda g, ans, x, axis, keepdims: _like_reduced(
-            g / o._mean_factor(x._value, ans._value), x, axis, keepdims
+            g / _mean_factor(x._value, ans._value), x, axis, keepdims
         ),
     ),
     o.Max: (_reduce_extreme,),
@@ -509,7 +508,7 @@ BARE = {
     o.Sum: (lambda g, ans, x, axis, keepdims: _like_reduced_value(g, x, axis, keepdims),),
     o.Mean: (
         lambda g, ans, x, axis, keepdims: _like_reduced_value(
-            g / g.dtype.type(o._mean_factor(x._value, ans._value)), x, axis, keepdims
+            g / g.dtype.type(_mean_factor(x._value, ans._value)), x, axis, keepdims
         ),
     ),
 }

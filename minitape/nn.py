@@ -1,9 +1,9 @@
 """`tf.nn`: activations, softmax, the cross-entropies, `conv2d`, `embedding_lookup`, `l2_loss`."""
 
-from .array_ops import embedding_lookup  # noqa: F401
 from .nn_impl import l2_loss, sigmoid_cross_entropy_with_logits  # noqa: F401
 from .nn_ops import (  # noqa: F401
     conv2d,
+    embedding_lookup,
     gelu,
     leaky_relu,
     log_softmax,

@@ -29,10 +29,14 @@ import numpy as np
 
 from . import dtypes as _dt
 from . import philox
+from .array_ops import stack
 from .context import STATE
-from .errors import invalid
-from .ops import _shape_arg
+from .creation_ops import zeros_like
+from .errors import NotFoundError, invalid
+from .math_ops import add, multiply, subtract
+from .op_args import _shape_arg
 from .tape import Op, apply
+from .tensor import convert_to_tensor, is_tensor, read
 
 __all__ = [
     "set_seed",
@@ -214,8 +218,6 @@ def _invalid_shape(op_name):
 def _shape(shape, op_name):
     """The shape of a draw, as TF's kernels take it: a vector of integers (a scalar, even an
     integer, is refused)."""
-    from .tensor import is_tensor
-
     if type(shape) is int and not -(2**63) <= shape < 2**63:
         raise ValueError(f"shape = {shape} is out of range for an int64")
     if (
@@ -230,8 +232,6 @@ def _shape(shape, op_name):
 def _scale_shift(rnd, stddev, mean):
     """rnd * stddev + mean, as TF adds them: two ops of the output's dtype (so a tape watching
     `mean` or `stddev` gets their gradients)."""
-    from .ops import add, multiply
-
     return add(multiply(rnd, stddev), mean)
 
 
@@ -250,8 +250,6 @@ def _draw(op, shape, d, seed, seeds=None, **attrs):
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Samples from N(mean, stddev**2) with the given shape."""
-    from .tensor import convert_to_tensor
-
     d = _float_dtype(dtype, "normal")
     shape = _shape(shape, "RandomStandardNormal")
     mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
@@ -262,8 +260,6 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Samples from N(mean, stddev**2) cut at two standard deviations: a value further from
     the mean is drawn again."""
-    from .tensor import convert_to_tensor
-
     d = _float_dtype(dtype, "truncated_normal")
     shape = _shape(shape, "TruncatedNormal")
     mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
@@ -276,9 +272,6 @@ _UNIFORM_DTYPES = ("float16", "bfloat16", "float32", "float64", "int32", "int64"
 
 def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
     """Samples from U[minval, maxval) (maxval defaults to 1 for floats)."""
-    from .ops import add, multiply, subtract
-    from .tensor import convert_to_tensor
-
     d = _dt.as_dtype(dtype)
     if d.name not in _UNIFORM_DTYPES:
         raise ValueError(
@@ -331,8 +324,6 @@ RandomShuffle.vjps = (None,)  # not differentiable
 
 def shuffle(value, seed=None, name=None):
     """A copy of `value` with its first dimension shuffled (not differentiable)."""
-    from .tensor import read
-
     value = read(value)
     seed1, seed2 = _attrs(get_seed(seed))
     kernel = ("RandomShuffle", _kernel_instance())
@@ -355,9 +346,6 @@ Multinomial.vjps = (None,)
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """`num_samples` class indices for each row of `logits` (batch, classes), each class
     drawn with probability softmax(logits) (not differentiable)."""
-    from .errors import NotFoundError
-    from .tensor import convert_to_tensor, is_tensor
-
     logits = convert_to_tensor(logits)
     d = _dt.as_dtype(dtype) if dtype else _dt.int64
     if d not in (_dt.int32, _dt.int64):
@@ -442,8 +430,6 @@ def _seed_pair(seed, op_name):
     (an int32 seed read as TF reads it, sign-extended). Converted as TF's StatelessRandom-
     GetKeyCounter takes it: a Python number as int64, numpy integers cast to int64, anything
     else by the default rules, then its dtype checked."""
-    from .tensor import convert_to_tensor
-
     op_name = "StatelessRandomGetKeyCounter"
     if isinstance(seed, (bool, int, float)) or (
         isinstance(seed, np.ndarray) and seed.dtype.kind in "iub"
@@ -478,8 +464,6 @@ def _stateless_draw(op, shape, seed, d, **attrs):
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None, alg=None):
     """Samples from N(mean, stddev**2): the same for the same `seed` (two integers), always."""
-    from .tensor import convert_to_tensor
-
     d = _float_dtype(dtype, "stateless_normal")
     mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
     rnd = _stateless_draw(StatelessRandomNormalV2, shape, seed, d)
@@ -490,8 +474,6 @@ def stateless_truncated_normal(
     shape, seed, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None, alg=None
 ):
     """`truncated_normal`, the same for the same `seed` (two integers), always."""
-    from .tensor import convert_to_tensor
-
     d = _float_dtype(dtype, "stateless_truncated_normal")
     mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
     rnd = _stateless_draw(StatelessTruncatedNormalV2, shape, seed, d)
@@ -504,9 +486,6 @@ _STATELESS_UNIFORM_DTYPES = _UNIFORM_DTYPES + ("uint32", "uint64")
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dt.float32, name=None, alg=None):
     """Samples from U[minval, maxval): the same for the same `seed` (two integers), always.
     For integers, `minval=None, maxval=None` gives the full range of the dtype."""
-    from .ops import add, multiply, subtract
-    from .tensor import convert_to_tensor
-
     d = _dt.as_dtype(dtype)
     if d.name not in _STATELESS_UNIFORM_DTYPES:
         raise ValueError(
@@ -557,8 +536,6 @@ def _state_words(seed):
             words.append(seed & _M64)
             seed >>= 64
         return words
-    from .tensor import convert_to_tensor
-
     values = convert_to_tensor(seed).numpy().astype(np.int64).reshape(-1)[:_STATE_SIZE]
     words = [int(v) & _M64 for v in values.tolist()]
     return [0] * (_STATE_SIZE - len(words)) + words
@@ -650,8 +627,6 @@ class Generator:
 
     @property
     def state(self):
-        from .tensor import convert_to_tensor
-
         words = [w - (1 << 64) if w >> 63 else w for w in _global["generators"][self._id]]
         return convert_to_tensor(np.array(words, dtype=np.int64))
 
@@ -673,23 +648,16 @@ class Generator:
         return apply(op, shape=_shape(shape, op.name), dtype=dtype._np, generator=self._id, **attrs)
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None):
-        from .tensor import convert_to_tensor
-
         d = _float_dtype(dtype, "Generator.normal")
         mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
         return _scale_shift(self._draw(StatefulStandardNormalV2, shape, d), stddev, mean)
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None):
-        from .tensor import convert_to_tensor
-
         d = _float_dtype(dtype, "Generator.truncated_normal")
         mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
         return _scale_shift(self._draw(StatefulTruncatedNormal, shape, d), stddev, mean)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=_dt.float32, name=None):
-        from .ops import add, multiply, subtract
-        from .tensor import convert_to_tensor
-
         d = _dt.as_dtype(dtype)
         if d.is_integer:
             if (minval is None) != (maxval is None):
@@ -716,8 +684,6 @@ class Generator:
     def make_seeds(self, count=1):
         """A (2, count) int64 tensor of seeds for the stateless ops: keys drawn from this
         generator over zeros."""
-        from .ops import stack, zeros_like
-
         keys = self.uniform_full_int([count], _dt.int64)
         return stack([keys, zeros_like(keys)])
 
@@ -743,8 +709,6 @@ def set_global_generator(generator):
 
 def create_rng_state(seed, alg):
     """The state `Generator.from_seed(seed, alg)` starts from, as an int64 tensor."""
-    from .tensor import convert_to_tensor
-
     _algorithm(alg)
     words = [w - (1 << 64) if w >> 63 else w for w in _state_words(seed)]
     return convert_to_tensor(np.array(words, dtype=np.int64))
