@@ -55,8 +55,9 @@ import numpy as np
 
 from . import control_flow
 from .array_ops import _LENGTH, concat, gather
+from .logs import logger
 from .math_ops import logical_and, logical_not, logical_or
-from .tape import apply, logger
+from .tape import apply
 from .tensor import Tensor, Variable, convert_to_tensor
 
 __all__ = ["to_code", "convert", "experimental"]

@@ -34,7 +34,8 @@ import numpy as np
 from . import nest
 from .context import STATE
 from .control_flow import _assert_same_structure
-from .tape import GradientTape, UnconnectedGradients, _log_first_n
+from .logs import _log_first_n
+from .tape import GradientTape, UnconnectedGradients
 from .tensor import Tensor, Variable, convert_to_tensor
 
 __all__ = ["ForwardAccumulator"]

@@ -64,9 +64,9 @@ from .autograph import convert
 from .context import STATE
 from .dtypes import as_dtype
 from .graph import Graph
+from .logs import logger
 from .random import _unchanged
 from .replay import ConcreteFunction
-from .tape import logger
 from .tensor import Tensor, TensorShape, Variable, _as_shape, convert_to_tensor
 
 __all__ = [

@@ -14,12 +14,13 @@ import numpy as np
 from . import nest
 from .array_ops import reshape, stack
 from .creation_ops import zeros
-from .tape import _ONE_SHOT, GradientTape, UnconnectedGradients, _target, _unconnected, _zeros_for
+from .tape import _ONE_SHOT, GradientTape, UnconnectedGradients, _unconnected, _zeros_for
 from .tape_args import (
     check_parallel_iterations,
     check_pfor,
     checked_batch_source,
     checked_jacobian_target,
+    target_tensor,
     tensor_args,
 )
 from .tensor import Tensor
@@ -41,7 +42,7 @@ def jacobian(
     check_pfor(experimental_use_pfor, self._persistent, "jacobian")
     self._start_gradient()
     unconnected = _unconnected(unconnected_gradients)
-    target = _target(checked_jacobian_target(target, "jacobian"))
+    target = target_tensor(checked_jacobian_target(target, "jacobian"))
     if experimental_use_pfor:
         check_parallel_iterations(
             parallel_iterations, "jacobian", target._value.size, self._persistent
@@ -82,7 +83,7 @@ def batch_jacobian(
     if self._entries is None:  # (TF asks this first, in words of its own: "tocompute")
         raise RuntimeError(_ONE_SHOT.replace("to compute", "tocompute"))
     _unconnected(unconnected_gradients)
-    target = _target(checked_jacobian_target(target, "batch_jacobian"))
+    target = target_tensor(checked_jacobian_target(target, "batch_jacobian"))
     checked_batch_source(source)
     tshape, sshape = target._value.shape, source._read_value().shape
     for shape in (tshape, sshape):

@@ -24,10 +24,7 @@ computation, and its own `gradient()` then gives second derivatives. That is all
 import dis
 import enum
 import inspect
-import logging
 import operator
-import os
-import sys
 
 import numpy as np
 
@@ -35,45 +32,11 @@ from . import nest
 from .context import STATE, next_id
 from .dtypes import from_numpy
 from .errors import InvalidArgumentError
-from .tape_args import (
-    gradient_args,
-    plain_gradient_call,
-)
-from .tensor import Tensor, TensorShape, Variable, bool_flag, convert_to_tensor, operand
+from .logs import _log_first_n
+from .tape_args import gradient_args, ones_like, plain_gradient_call
+from .tensor import Tensor, TensorShape, Variable, bool_flag
 
 __all__ = ["GradientTape", "UnconnectedGradients", "Op", "apply"]
-
-
-# --- logging, worded as TF's warnings -----------------------------------------------------
-class _StderrHandler(logging.Handler):
-    """Writes to whatever sys.stderr is *now* (Jupyter swaps it after import)."""
-
-    def emit(self, record):
-        sys.stderr.write(self.format(record) + "\n")
-
-
-logger = logging.getLogger("minitape")
-if not logger.handlers:
-    _h = _StderrHandler()
-    _h.setFormatter(logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
-    logger.addHandler(_h)
-    logger.propagate = False
-_log_counts = {}
-
-
-def _log_first_n(key, n, msg, *args):
-    """Log `msg` the first `n` times for each line of the program that gets here (TF's
-    log_first_n counts by the calling line: the first frame outside the library)."""
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame = frame.f_back
-    key = (key, frame and frame.f_code.co_filename, frame and frame.f_lineno)
-    if _log_counts.get(key, 0) < n:
-        _log_counts[key] = _log_counts.get(key, 0) + 1
-        logger.warning(msg, *args)
-
-
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 # --- ops and recording --------------------------------------------------------------------
@@ -538,7 +501,7 @@ class GradientTape:
             target, sources, output_gradients
         )
         if plain:  # (one tensor; a tensor, a variable or a flat list of them: nothing to check)
-            targets, seeds = [target], [_ones_like(target)]
+            targets, seeds = [target], [ones_like(target)]
             flat_sources = sources if type(sources) is list else [sources]
             unconnected = UnconnectedGradients.NONE
         else:
@@ -549,18 +512,7 @@ class GradientTape:
                     "None."
                 )
             unconnected = _unconnected(unconnected_gradients)
-            targets, flat_sources = gradient_args(nest.flatten(target), nest.flatten(sources))
-            targets = [_target(t) for t in targets]
-            if output_gradients is None:
-                seeds = [_ones_like(t) for t in targets]
-            else:
-                given = nest.flatten(output_gradients)
-                if len(given) != len(targets):
-                    raise ValueError(
-                        f"output_gradients has {len(given)} entries but there are "
-                        f"{len(targets)} targets."
-                    )
-                seeds = [_seed(t, g) for t, g in zip(targets, given)]
+            targets, seeds, flat_sources = gradient_args(target, sources, output_gradients)
         try:
             grads = self._grads(targets, seeds, flat_sources)
         finally:
@@ -591,47 +543,6 @@ class _Paused:
     def __exit__(self, *exc):
         self.tape._push_tape("resume")
         return False
-
-
-def _target(t):
-    if type(t) is Tensor:
-        return t
-    if isinstance(t, Variable):
-        return t._snap
-    return convert_to_tensor(t)
-
-
-def _ones_like(target):
-    """The starting gradient of a target: d target / d target = 1, element by element."""
-    v = target._value
-    if not v.shape:
-        return Tensor(v.dtype.type(1))
-    ones = np.empty(v.shape, v.dtype)
-    ones.fill(1)  # (np.ones, minus its Python code)
-    return Tensor(ones)
-
-
-def _seed(target, g):
-    """The starting gradient of a target, given by the caller (`output_gradients`): converted
-    on its own, as TF converts it (numpy data keeps its dtype, a list of ints is int32), so
-    a dtype other than the target's is refused."""
-    if not isinstance(g, (Tensor, Variable, float)):
-        g = convert_to_tensor(g)
-    g = operand(g, target, "gradient")
-    gshape, tshape = g._value.shape, target._value.shape
-    if gshape != tshape:  # as in TF, it may broadcast to the target's shape
-        try:
-            if np.broadcast_shapes(gshape, tshape) != tshape:
-                raise ValueError
-        except ValueError:
-            raise InvalidArgumentError(
-                None,
-                "gradient",
-                f"output_gradients entry has shape "
-                f"{list(gshape)} but its target has shape "
-                f"{list(tshape)}: they do not broadcast",
-            ) from None
-    return g
 
 
 def _zeros_for(source):
