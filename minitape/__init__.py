@@ -8,8 +8,9 @@
     tape.gradient(y, x)          # <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
 
 Where things are: `tensor.py` (Tensor, Variable, dtype rules), `tape.py` (recording and the
-backward walk), `ops.py` (the operations), `grads.py` (one table of gradient rules),
-`testing.py` (`check_grads`, a finite-difference checker).
+backward walk), `ops.py` (the operations, gathered from `math_ops.py`, `array_ops.py`,
+`creation_ops.py`, ...), `grads.py` (one table of gradient rules), `testing.py`
+(`check_grads`, a finite-difference checker).
 """
 
 from . import dtypes, errors, nest  # noqa: F401

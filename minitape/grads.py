@@ -401,7 +401,8 @@ for _op, _rules in VJPS.items():
 
 
 # --- numpy twins of the rules, for a backward walk that nothing records ---------------------
-# The one exception to "every rule is written with minitape's ops", kept because it pays.
+# The one exception to "every rule is written with minitape's ops", kept because it pays:
+# without it W1 takes 57% more instructions per step, W2 10%, W3 18% (callgrind).
 # When no tape, trace or accumulator listens, `GradientTape.gradient` walks with numpy values
 # (`tape._bare_step`): the common ops then use these twins of their rules above, which do
 # the same arithmetic with the same numpy functions (each op's own `forward`), minus the
