@@ -280,29 +280,34 @@ def _given(gx):
 def _bare_step(grads, watched, op, inputs, out, attrs, g):
     """One entry of a bare walk. Done with the op's numpy twins if it has them (returns None),
     else returns `g` as a tensor, for `_backward` to run the rules themselves."""
+    twins = op.bare
     if type(g) is Tensor:  # (from a rule on tensors)
         if g._value.dtype != _dtype(out):
             return g  # (a gradient of another dtype stays a tensor, to add up as tensors do)
         g = g._value
-    elif not isinstance(g, _NUMPY):
+    elif type(g) not in _NUMPY_TYPES and not isinstance(g, _NUMPY):
         return g  # (neither: the gradients of a custom gradient's several outputs)
-    twins = op.bare
     if twins is None:
         return Tensor(g)
-    one = len(inputs) == 1  # (every op with twins has one input or two)
-    for k in range(len(inputs)):  # (indexed: a zip would be one more object to collect)
-        x, twin = inputs[k], twins[k]
+    if len(inputs) == 2 and not attrs:  # (the commonest entry, spelled out: a loop, and a
+        x, y = inputs  # call with *inputs, would cost more than the twins themselves)
+        tx, ty = twins
+        if tx is not None and x._id in watched:
+            prev, gx = grads.get(x._id), tx(g, out, x, y)
+            grads[x._id] = gx if prev is None else _add_up(prev, gx, True)
+        if ty is not None and y._id in watched:
+            prev, gy = grads.get(y._id), ty(g, out, x, y)
+            grads[y._id] = gy if prev is None else _add_up(prev, gy, True)
+        return None
+    for x, twin in zip(inputs, twins):
         if twin is not None and x._id in watched:
-            if attrs:
-                gx = twin(g, out, *inputs, **attrs)
-            else:  # (the inputs passed one by one: a call with *inputs costs more than a twin)
-                gx = twin(g, out, x) if one else twin(g, out, inputs[0], inputs[1])
-            prev = grads.get(x._id)
+            prev, gx = grads.get(x._id), twin(g, out, *inputs, **attrs)
             grads[x._id] = gx if prev is None else _add_up(prev, gx, True)
     return None
 
 
 _NUMPY = (np.ndarray, np.generic)
+_NUMPY_TYPES = frozenset([np.ndarray, *np.sctypeDict.values()])  # (the common ones, quickly)
 
 
 def _as_tensor(v):
