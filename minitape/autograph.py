@@ -54,9 +54,13 @@ import weakref
 import numpy as np
 
 from . import control_flow
-from .array_ops import _LENGTH, concat, gather
+from .array_ops import _LENGTH
+from .array_ops import concat as _concat
+from .array_ops import gather as _gather
 from .logs import logger
-from .math_ops import logical_and, logical_not, logical_or
+from .math_ops import logical_and as _logical_and
+from .math_ops import logical_not as _logical_not
+from .math_ops import logical_or as _logical_or
 from .tape import apply
 from .tensor import Tensor, Variable, convert_to_tensor
 
@@ -243,7 +247,9 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     n = apply(_LENGTH, items)
     # (one row of zeros after the last: the body is traced once even when the loop runs no
     # iteration, and element 0 of an empty tensor would be an error)
-    padded = concat([items, Tensor(np.zeros((1,) + items._value.shape[1:], items._value.dtype))], 0)
+    padded = _concat(
+        [items, Tensor(np.zeros((1,) + items._value.shape[1:], items._value.dtype))], 0
+    )
     initial = _first_values(graph, get_state(), set_state, get_state, lambda: body(padded[0]))
     _check_defined(symbol_names, initial)
 
@@ -251,11 +257,11 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         if extra_test is None:
             return i < n
         set_state(state)
-        return logical_and(i < n, extra_test())
+        return _logical_and(i < n, extra_test())
 
     def loop_body(i, *state):
         set_state(state)
-        body(gather(padded, i))
+        body(_gather(padded, i))
         return (i + 1, *get_state())
 
     result = control_flow.graph_while(graph, loop_test, loop_body, (Tensor(np.int32(0)), *initial))
@@ -276,7 +282,7 @@ def _python_for(iterable, extra_test, body):
 def not_(a):
     """`not a` (`tf.logical_not` for a tensor while tracing)."""
     if _graph_for(a) is not None:
-        return logical_not(a)
+        return _logical_not(a)
     return not a
 
 
@@ -284,7 +290,7 @@ def and_(a, b):
     """`a() and b()` (`tf.logical_and` of both for a tensor while tracing)."""
     first = a()
     if _graph_for(first) is not None:
-        return logical_and(first, b())
+        return _logical_and(first, b())
     return first and b()
 
 
@@ -292,7 +298,7 @@ def or_(a, b):
     """`a() or b()` (`tf.logical_or` of both for a tensor while tracing)."""
     first = a()
     if _graph_for(first) is not None:
-        return logical_or(first, b())
+        return _logical_or(first, b())
     return first or b()
 
 

@@ -29,14 +29,19 @@ import numpy as np
 
 from . import dtypes as _dt
 from . import philox
-from .array_ops import stack
+from .array_ops import stack as _stack
 from .context import STATE
-from .creation_ops import zeros_like
-from .errors import NotFoundError, invalid
-from .math_ops import add, multiply, subtract
+from .creation_ops import zeros_like as _zeros_like
+from .errors import NotFoundError as _NotFoundError
+from .errors import invalid
+from .math_ops import add as _add
+from .math_ops import multiply as _multiply
+from .math_ops import subtract as _subtract
 from .op_args import _shape_arg
 from .tape import Op, apply
-from .tensor import convert_to_tensor, is_tensor, read
+from .tensor import convert_to_tensor as _convert_to_tensor
+from .tensor import is_tensor as _is_tensor
+from .tensor import read as _read
 
 __all__ = [
     "set_seed",
@@ -223,7 +228,7 @@ def _shape(shape, op_name):
     if (
         isinstance(shape, (bool, int, float, np.generic))
         or (isinstance(shape, np.ndarray) and shape.ndim == 0)
-        or (is_tensor(shape) and shape.shape.rank == 0)
+        or (_is_tensor(shape) and shape.shape.rank == 0)
     ):
         raise invalid(op_name, "shape must be a vector of {int32,int64}, got shape []")
     return _shape_arg(shape, _invalid_shape(op_name), by_op=False)
@@ -232,7 +237,7 @@ def _shape(shape, op_name):
 def _scale_shift(rnd, stddev, mean):
     """rnd * stddev + mean, as TF adds them: two ops of the output's dtype (so a tape watching
     `mean` or `stddev` gets their gradients)."""
-    return add(multiply(rnd, stddev), mean)
+    return _add(_multiply(rnd, stddev), mean)
 
 
 def _draw(op, shape, d, seed, seeds=None, **attrs):
@@ -252,7 +257,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
     """Samples from N(mean, stddev**2) with the given shape."""
     d = _float_dtype(dtype, "normal")
     shape = _shape(shape, "RandomStandardNormal")
-    mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+    mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
     rnd = _draw(RandomStandardNormal, shape, d, seed)
     return _scale_shift(rnd, stddev, mean)
 
@@ -262,7 +267,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, 
     the mean is drawn again."""
     d = _float_dtype(dtype, "truncated_normal")
     shape = _shape(shape, "TruncatedNormal")
-    mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+    mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
     rnd = _draw(TruncatedNormal, shape, d, seed)
     return _scale_shift(rnd, stddev, mean)
 
@@ -287,16 +292,16 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     minval_is_zero = isinstance(minval, int) and minval == 0
     maxval_is_one = isinstance(maxval, int) and maxval == 1
     if not minval_is_zero or not maxval_is_one or d.is_integer:
-        minval = convert_to_tensor(minval, dtype=d)
-        maxval = convert_to_tensor(maxval, dtype=d)
+        minval = _convert_to_tensor(minval, dtype=d)
+        maxval = _convert_to_tensor(maxval, dtype=d)
     if d.is_integer:
         seeds = get_seed(seed)  # (taken before the kernel checks the bounds, as in TF)
         lo, hi = _int_bounds(minval, maxval, "RandomUniformInt")
         return _draw(RandomUniformInt, shape, d, seed, seeds, lo=lo, hi=hi)
     result = _draw(RandomUniform, shape, d, seed)
     if minval_is_zero:
-        return result if maxval_is_one else multiply(result, maxval)
-    return add(multiply(result, subtract(maxval, minval)), minval)
+        return result if maxval_is_one else _multiply(result, maxval)
+    return _add(_multiply(result, _subtract(maxval, minval)), minval)
 
 
 def _int_bounds(minval, maxval, op_name):
@@ -324,7 +329,7 @@ RandomShuffle.vjps = (None,)  # not differentiable
 
 def shuffle(value, seed=None, name=None):
     """A copy of `value` with its first dimension shuffled (not differentiable)."""
-    value = read(value)
+    value = _read(value)
     seed1, seed2 = _attrs(get_seed(seed))
     kernel = ("RandomShuffle", _kernel_instance())
     return apply(RandomShuffle, value, seed=seed1, seed2=seed2, kernel=kernel)
@@ -346,27 +351,27 @@ Multinomial.vjps = (None,)
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """`num_samples` class indices for each row of `logits` (batch, classes), each class
     drawn with probability softmax(logits) (not differentiable)."""
-    logits = convert_to_tensor(logits)
+    logits = _convert_to_tensor(logits)
     d = _dt.as_dtype(dtype) if dtype else _dt.int64
     if d not in (_dt.int32, _dt.int64):
         raise ValueError(
             f"Argument `dtype` got invalid value {d!r}. Accepted dtypes are (tf.int32, tf.int64)."
         )
     seed1, seed2 = _attrs(get_seed(seed))
-    if is_tensor(num_samples) and num_samples.dtype != _dt.int32:
+    if _is_tensor(num_samples) and num_samples.dtype != _dt.int32:
         raise invalid(
             "Multinomial",
             f"cannot compute Multinomial as input #1(zero-based) was expected to be a int32 "
             f"tensor but is a {num_samples.dtype.name} tensor",
         )
-    n = convert_to_tensor(num_samples, dtype=_dt.int32)
+    n = _convert_to_tensor(num_samples, dtype=_dt.int32)
     if not (logits.dtype.is_floating or logits.dtype.is_integer):
         raise invalid(
             "Multinomial",
             f"Value for attr 'T' of {logits.dtype.name} is not in the list of allowed values",
         )
     if not logits.dtype.is_floating:  # (TF registers the op for integers, with no kernel)
-        raise NotFoundError(
+        raise _NotFoundError(
             None,
             "Multinomial",
             f"Could not find device for node: {{{{node Multinomial}}}} = Multinomial"
@@ -434,9 +439,9 @@ def _seed_pair(seed, op_name):
     if isinstance(seed, (bool, int, float)) or (
         isinstance(seed, np.ndarray) and seed.dtype.kind in "iub"
     ):
-        t = convert_to_tensor(seed, dtype=_dt.int64)
+        t = _convert_to_tensor(seed, dtype=_dt.int64)
     else:
-        t = convert_to_tensor(seed)
+        t = _convert_to_tensor(seed)
     if t.dtype not in (_dt.int32, _dt.int64):
         raise invalid(
             op_name,
@@ -465,7 +470,7 @@ def _stateless_draw(op, shape, seed, d, **attrs):
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None, alg=None):
     """Samples from N(mean, stddev**2): the same for the same `seed` (two integers), always."""
     d = _float_dtype(dtype, "stateless_normal")
-    mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+    mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
     rnd = _stateless_draw(StatelessRandomNormalV2, shape, seed, d)
     return _scale_shift(rnd, stddev, mean)
 
@@ -475,7 +480,7 @@ def stateless_truncated_normal(
 ):
     """`truncated_normal`, the same for the same `seed` (two integers), always."""
     d = _float_dtype(dtype, "stateless_truncated_normal")
-    mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+    mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
     rnd = _stateless_draw(StatelessTruncatedNormalV2, shape, seed, d)
     return _scale_shift(rnd, stddev, mean)
 
@@ -507,12 +512,12 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dt.float32, nam
         maxval = 1
     if d.is_integer and minval is None:
         return _stateless_draw(StatelessRandomUniformFullIntV2, shape, seed, d)
-    minval, maxval = convert_to_tensor(minval, dtype=d), convert_to_tensor(maxval, dtype=d)
+    minval, maxval = _convert_to_tensor(minval, dtype=d), _convert_to_tensor(maxval, dtype=d)
     if d.is_integer:
         lo, hi = _int_bounds(minval, maxval, "StatelessRandomUniformIntV2")
         return _stateless_draw(StatelessRandomUniformIntV2, shape, seed, d, lo=lo, hi=hi)
     rnd = _stateless_draw(StatelessRandomUniformV2, shape, seed, d)
-    return add(multiply(rnd, subtract(maxval, minval)), minval)
+    return _add(_multiply(rnd, _subtract(maxval, minval)), minval)
 
 
 # --- tf.random.Generator: a stream of its own --------------------------------------------
@@ -536,7 +541,7 @@ def _state_words(seed):
             words.append(seed & _M64)
             seed >>= 64
         return words
-    values = convert_to_tensor(seed).numpy().astype(np.int64).reshape(-1)[:_STATE_SIZE]
+    values = _convert_to_tensor(seed).numpy().astype(np.int64).reshape(-1)[:_STATE_SIZE]
     words = [int(v) & _M64 for v in values.tolist()]
     return [0] * (_STATE_SIZE - len(words)) + words
 
@@ -628,7 +633,7 @@ class Generator:
     @property
     def state(self):
         words = [w - (1 << 64) if w >> 63 else w for w in _global["generators"][self._id]]
-        return convert_to_tensor(np.array(words, dtype=np.int64))
+        return _convert_to_tensor(np.array(words, dtype=np.int64))
 
     @property
     def algorithm(self):
@@ -649,12 +654,12 @@ class Generator:
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None):
         d = _float_dtype(dtype, "Generator.normal")
-        mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+        mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
         return _scale_shift(self._draw(StatefulStandardNormalV2, shape, d), stddev, mean)
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None):
         d = _float_dtype(dtype, "Generator.truncated_normal")
-        mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+        mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
         return _scale_shift(self._draw(StatefulTruncatedNormal, shape, d), stddev, mean)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=_dt.float32, name=None):
@@ -669,12 +674,12 @@ class Generator:
             maxval = 1
         if d.is_integer and minval is None:
             return self.uniform_full_int(shape, d)
-        minval, maxval = convert_to_tensor(minval, dtype=d), convert_to_tensor(maxval, dtype=d)
+        minval, maxval = _convert_to_tensor(minval, dtype=d), _convert_to_tensor(maxval, dtype=d)
         if d.is_integer:
             lo, hi = _int_bounds(minval, maxval, "StatelessRandomUniformIntV2")
             return self._draw(StatefulUniformInt, shape, d, lo=lo, hi=hi)
         rnd = self._draw(StatefulUniform, shape, d)
-        return add(multiply(rnd, subtract(maxval, minval)), minval)
+        return _add(_multiply(rnd, _subtract(maxval, minval)), minval)
 
     def uniform_full_int(self, shape, dtype="uint64", name=None):
         """Integers over the dtype's whole range (minitape has no unsigned 32- and 64-bit
@@ -685,7 +690,7 @@ class Generator:
         """A (2, count) int64 tensor of seeds for the stateless ops: keys drawn from this
         generator over zeros."""
         keys = self.uniform_full_int([count], _dt.int64)
-        return stack([keys, zeros_like(keys)])
+        return _stack([keys, _zeros_like(keys)])
 
     def split(self, count=1):
         """`count` new generators, independent of this one (their keys drawn from it)."""
@@ -711,4 +716,4 @@ def create_rng_state(seed, alg):
     """The state `Generator.from_seed(seed, alg)` starts from, as an int64 tensor."""
     _algorithm(alg)
     words = [w - (1 << 64) if w >> 63 else w for w in _state_words(seed)]
-    return convert_to_tensor(np.array(words, dtype=np.int64))
+    return _convert_to_tensor(np.array(words, dtype=np.int64))
