@@ -8,8 +8,9 @@
     tape.gradient(y, x)          # <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
 
 Where things are: `tensor.py` (Tensor, Variable, dtype rules), `tape.py` (recording and the
-backward walk), `ops.py` (the operations), `grads.py` (one table of gradient rules),
-`testing.py` (`check_grads`, a finite-difference checker).
+backward walk), `ops.py` (the operations, gathered from `math_ops.py`, `array_ops.py`,
+`creation_ops.py`, ...), `grads.py` (one table of gradient rules), `testing.py`
+(`check_grads`, a finite-difference checker).
 """
 
 from . import dtypes, errors, nest  # noqa: F401
@@ -50,6 +51,7 @@ from .array_ops import (
 from .array_ops import slice_ as slice  # noqa: F401
 from .nn_ops import reduce_logsumexp  # noqa: F401
 from .special_math_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh  # noqa: F401
+from . import jacobians  # noqa: F401  (gives GradientTape its jacobian and batch_jacobian)
 from . import grads  # noqa: F401  (fills in every op's gradient rule)
 from . import debugging, linalg, math, nn, random, raw_ops  # noqa: F401
 from .clip_ops import clip_by_global_norm, clip_by_norm  # noqa: F401

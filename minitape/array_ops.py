@@ -11,29 +11,64 @@ own.
 
 import builtins
 import math
+import re
 import string
 
 import numpy as np
 
 from . import dtypes as _dt
+from .context import STATE
 from .errors import invalid
-from .ops import (
-    _attribute_value,
+from .gen_ops import (
+    BroadcastTo,
+    Concat,
+    ExpandDims,
+    Identity,
+    Pack,
+    Reshape,
+    Squeeze,
+    StridedSlice,
+    Transpose,
     _dims,
+    _op,
+    _reshape_check,
+)
+from .math_ops import cast, identity
+from .op_args import (
+    _attribute_value,
     _int32_input,
     _int_arg,
     _int_values,
     _make_int,
     _mixes_bools,
-    _op,
-    transpose,
+    _shape_arg,
+    _single_value,
 )
 from .tape import apply
-from .tensor import Tensor, _TensorLike, convert_to_tensor, read, tf_type_name
+from .tensor import (
+    Tensor,
+    _leaves,
+    _TensorLike,
+    constant,
+    convert_to_tensor,
+    operand,
+    read,
+    register_packing,
+    tf_type_name,
+)
 
 __all__ = [
+    "transpose",
+    "reshape",
+    "expand_dims",
+    "squeeze",
+    "broadcast_to",
+    "concat",
+    "stack",
+    "autopack",
+    "unstack",
+    "getitem",
     "gather",
-    "embedding_lookup",
     "one_hot",
     "tile",
     "repeat",
@@ -45,9 +80,278 @@ __all__ = [
     "einsum",
     "slice_",
     "pad",
-    "matrix_diag",
-    "matrix_diag_part",
 ]
+
+
+# --- shapes ------------------------------------------------------------------
+def transpose(a, perm=None, conjugate=False, name=None):
+    a = read(a)
+    n = a._value.ndim
+    bad = lambda m: invalid("Transpose", m)  # noqa: E731
+    perm = tuple(builtins.range(n))[::-1] if perm is None else _shape_arg(perm, bad, "perm")
+    if sorted(perm) != list(builtins.range(n)):
+        perm = _permutation(perm, n)
+    return apply(Transpose, a, perm=perm)
+
+
+def _permutation(perm, n):
+    """Transpose's `perm` checked as TF's kernel checks it: n entries, a negative one counting
+    from the end (once), each dimension once."""
+    if len(perm) != n:
+        raise invalid(
+            "Transpose",
+            f"transpose expects a vector of size {n}. But input(1) is a vector of size {len(perm)}",
+        )
+    perm = tuple(d + n if d < 0 else d for d in perm)
+    for d in perm:
+        if not 0 <= d < n:
+            raise invalid("Transpose", f"{d} is out of range [0 .. {n})")
+    for d in builtins.range(n):
+        if d not in perm:
+            raise invalid("Transpose", f"{d} is missing from {{{','.join(map(str, perm))}}}.")
+    return perm
+
+
+def reshape(tensor, shape, name=None):
+    t = read(tensor)
+    shape = _shape_arg(shape, lambda m: invalid("Reshape", m))
+    for i, d in enumerate(shape):
+        if d < -1:
+            raise invalid("Reshape", f"Size {i} must be non-negative, not {d}")
+    if -1 in shape:
+        size, known = t._value.size, math.prod(s for s in shape if s != -1)
+        if shape.count(-1) > 1 or known == 0 or size % known:
+            _reshape_check(t._value, shape)
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    if shape == t._value.shape:
+        return apply(Identity, t) if STATE.tapes or STATE.tracer else t
+    return apply(Reshape, t, shape=shape)
+
+
+def _expand_axis(axis):
+    """ExpandDims' axis (an op input of dtype attribute Tdim): one integer, of any rank."""
+    if isinstance(axis, (list, tuple)):  # ([[0]] is one value, as TF reads it)
+        axis = _int_values(axis, "axis", lambda m: invalid("ExpandDims", m), "Tdim")
+    return _int_arg(
+        _single_value(axis),
+        "axis",
+        lambda m: invalid("ExpandDims", m),
+        "Tdim",
+        lambda v: invalid("ExpandDims", "'dim' must be a tensor with a single value"),
+    )
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002
+    t = read(input)
+    s = list(t._value.shape)
+    n = len(s)
+    axis = _expand_axis(axis)
+    if not -n - 1 <= axis <= n:
+        raise invalid(
+            "ExpandDims", f"Tried to expand dim index {axis} for tensor with {n} dimensions."
+        )
+    s.insert(axis % (n + 1), 1)
+    return apply(ExpandDims, t, shape=tuple(s))
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002
+    """`input` without its dimensions of size 1 (all of them, or those in `axis`). As TF's:
+    a scalar axis is a list of one, the axis is a list attribute of the op (its entries
+    are taken with int(): a float is truncated; a tensor or array is no list: TypeError)."""
+    t = read(input)
+    s = t._value.shape
+    nd = len(s)
+    if axis is None:
+        new = tuple(d for d in s if d != 1)
+    else:
+        if np.isscalar(axis):
+            axis = [axis]
+        if not isinstance(axis, (list, tuple)):
+            raise TypeError(f"Expected list for 'axis' argument to 'squeeze' Op, not {axis!r}.")
+        axes = set()
+        for a in (_make_int(a, "axis") for a in axis):
+            if not -nd <= a < nd:
+                raise invalid(
+                    "Squeeze", f"Tried to squeeze dim index {a} for tensor with {nd} dimensions."
+                )
+            if s[a] != 1:
+                raise invalid(
+                    "Squeeze",
+                    f"Can not squeeze dim[{a % nd}], expected a dimension of 1, got {s[a]}",
+                )
+            axes.add(a % nd)
+        new = tuple(d for i, d in enumerate(s) if i not in axes)
+    return apply(Squeeze, t, shape=new)
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002
+    t = read(input)
+    shape = _shape_arg(shape, lambda m: invalid("BroadcastTo", m))
+    if t._value.shape == shape:
+        return t
+    return apply(BroadcastTo, t, shape=shape)
+
+
+def _same_dtype(values, op_name):
+    if not values:
+        raise ValueError(f"{op_name} needs at least one tensor.")
+    first = next((v for v in values if isinstance(v, _TensorLike)), None)
+    first = read(values[0]) if first is None else read(first)
+    return [operand(v, first, op_name) for v in values]
+
+
+def concat(values, axis, name=None):
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    if not values:
+        raise invalid(
+            "ConcatV2",
+            "ConcatOp : Expected a list of at least one tensor to concatenate, got an empty list",
+        )
+    axis = _int_arg(axis, "axis", lambda m: invalid("ConcatV2", m))
+    if len(values) == 1:  # (TF: one tensor is returned as it is, whatever its rank)
+        return identity(values[0])
+    ts = _same_dtype(list(values), "ConcatV2")
+    nd = ts[0]._value.ndim
+    if nd == 0:
+        raise invalid("ConcatV2", "ConcatOp : Can't concatenate scalars (use tf.stack instead)")
+    if not -nd <= axis < nd:
+        raise invalid(
+            "ConcatV2",
+            f"ConcatOp : Expected concatenating dimensions in the range "
+            f"[{-nd}, {nd}), but got {axis}",
+        )
+    axis %= nd
+    base = ts[0]._value.shape
+    for i, t in enumerate(ts[1:], 1):
+        s = t._value.shape
+        if len(s) != nd:
+            raise invalid(
+                "ConcatV2",
+                f"ConcatOp : Ranks of all input tensors should match: "
+                f"shape[0] = {list(base)} vs. shape[{i}] = {list(s)}",
+            )
+        bad = [k for k, (a, b) in enumerate(zip(base, s)) if k != axis and a != b]
+        if bad:
+            raise invalid(
+                "ConcatV2",
+                f"ConcatOp : Dimension {bad[0]} in both shapes must be "
+                f"equal: shape[0] = {list(base)} vs. shape[{i}] = {list(s)}",
+            )
+    return apply(Concat, *ts, axis=axis)
+
+
+def stack(values, axis=0, name=None):
+    if not isinstance(values, (list, tuple)) and axis == 0:
+        return convert_to_tensor(values)  # (TF: a tensor or number is packed as it is)
+    if not values:
+        return Tensor(np.zeros(0, np.float32))  # (TF: an empty float32 vector)
+    ts = _same_dtype(list(values), "Pack")
+    base = ts[0]._value.shape
+    nd = len(base) + 1
+    if axis < -nd or axis >= nd:  # (TF compares in Python: a list is a TypeError)
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
+    axis = _make_int(axis, "axis")
+    for i, t in enumerate(ts[1:], 1):
+        if t._value.shape != base:
+            raise invalid(
+                "Pack",
+                f"Shapes of all inputs must match: values[0].shape = "
+                f"{_dims(base)} != values[{i}].shape = {_dims(t._value.shape)}",
+            )
+    return apply(Pack, *ts, axis=axis % nd)
+
+
+def autopack(value, dtype):
+    """A list that holds tensors, packed by ops as TF's autopacking packs it: each level that
+    holds a tensor is a Pack of its entries (tensors cast to `dtype`, other entries converted
+    to it); a level without tensors is one constant. `convert_to_tensor` calls this, once it
+    has checked the list, while a tape or a trace listens: the ops record, so gradients reach
+    the tensors in the list."""
+    if isinstance(value, (list, tuple)):
+        if any(isinstance(v, _TensorLike) for v in _leaves(value)):
+            return apply(Pack, *[autopack(v, dtype) for v in value], axis=0)
+        return constant(value, dtype)
+    if isinstance(value, _TensorLike):
+        return cast(read(value), dtype)
+    return constant(value, dtype)
+
+
+register_packing(cast, autopack)  # (convert_to_tensor packs a list of tensors with them)
+
+
+def unstack(value, num=None, axis=0, name=None):
+    """The slices of `value` along `axis`, as a list (`num`, if given, must be their count).
+    As TF's: without `num`, the axis is compared in Python first (a dict is a TypeError, an
+    axis out of range a ValueError) and `num` read off the shape; both are then the op's int
+    attributes (a float is truncated, a string refused with TypeError)."""
+    t = read(value)
+    shape = t._value.shape
+    nd = len(shape)
+    if num is None:
+        if axis < -nd or axis >= nd:
+            raise ValueError(f"Argument `axis` = {axis} not in range [{-nd}, {nd})")
+        num = shape[axis]
+    num, axis = _make_int(num, "num"), _make_int(axis, "axis")
+    if not -nd <= axis < nd:
+        raise invalid("Unpack", f"axis = {axis} not in range [{-nd}, {nd})")
+    n = shape[axis]
+    if num != n:
+        raise invalid(
+            "Unpack", f"Input shape axis {axis % nd} must equal {num}, got shape {_dims(shape)}"
+        )
+    return [t[(slice(None),) * (axis % nd) + (i,)] for i in builtins.range(n)]
+
+
+def _index(part):
+    """One part of an index, as TF takes it: an int, a slice, `...`, `None` (a new axis) or
+    a scalar integer tensor."""
+    if isinstance(part, (int, np.integer)) and not isinstance(part, (bool, np.bool_)):
+        return int(part)
+    if part is None or part is Ellipsis:
+        return part
+    if isinstance(part, slice):
+        return slice(*(_index(b) for b in (part.start, part.stop, part.step)))
+    if isinstance(part, _TensorLike):
+        v = part._read_value()
+        if v.ndim == 0 and v.dtype.kind in "iu":
+            return int(v)
+    raise TypeError(
+        "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+        f"scalar tf.int32/tf.int64 tensors are valid indices, got {part!r}"
+    )
+
+
+def _normalize_key(key):
+    """`x[key]`'s key as numpy takes it. As in TF, a list is a tuple of indices (x[[0, 1]] is
+    x[0, 1]), and a whole boolean tensor or array is a mask."""
+    if isinstance(key, (_TensorLike, np.ndarray)) and np.asarray(key).dtype.kind == "b":
+        return np.asarray(key)
+    if isinstance(key, (list, tuple)):
+        return tuple(_index(k) for k in key)
+    return _index(key)
+
+
+def getitem(tensor, key):
+    """`x[key]`: indexing and slicing, differentiable (the gradient scatters back)."""
+    t = tensor if type(tensor) is Tensor else read(tensor)
+    key = _normalize_key(key)
+    try:
+        t._value[key]
+    except IndexError as e:
+        raise invalid("StridedSlice", _slice_error(str(e), t._value.ndim)) from None
+    return apply(StridedSlice, t, key=key)
+
+
+def _slice_error(numpy_message, ndim):
+    """numpy's IndexError, in TF's words."""
+    bad = re.match(r"index (-?\d+) is out of bounds for axis (\d+)", numpy_message)
+    if bad:
+        return f"slice index {bad[1]} of dimension {bad[2]} out of bounds."
+    if numpy_message.startswith("too many indices"):
+        return f"Index out of range using input dim {ndim}; input has only {ndim} dims"
+    return numpy_message
+
 
 _INDEX_KINDS = "iu"
 
@@ -164,28 +468,6 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     return apply(Gather, p, i, axis=a, batch_dims=b)
 
 
-def embedding_lookup(params, ids, max_norm=None, name=None):
-    """Rows of the embedding table `params` at `ids` (a gather along axis 0). A list of
-    tables is one table cut in consecutive pieces (TF 2's "div" strategy: the first table
-    holds the first ids). With `max_norm`, each row found is scaled down to that L2 norm if
-    it is longer. Only a Python list is read as pieces: anything else, a tuple included, is one
-    table (as TF reads it)."""
-    if isinstance(params, list):
-        from .ops import concat
-
-        tables = [read(t) for t in params]
-        table = tables[0] if len(tables) == 1 else concat(tables, axis=0)
-    else:
-        table = read(params)
-    rows = gather(table, ids)
-    if max_norm is None:
-        return rows
-    from .clip_ops import clip_by_norm
-
-    axes = list(builtins.range(read(ids)._value.ndim, rows._value.ndim))
-    return clip_by_norm(rows, max_norm, axes=axes)
-
-
 # --- one_hot --------------------------------------------------------------------------------
 def _one_hot(indices, on, off, depth, axis):
     hot = indices[..., None] == np.arange(depth)  # out of [0, depth): a row of off
@@ -237,6 +519,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 # --- tile and repeat ------------------------------------------------------------------------
 Tile = _op("Tile", lambda x, multiples: np.tile(x, multiples))
+# The length of a tensor's first axis, as an int32 tensor: what a loop over a tensor runs
+# over, in AutoGraph's `for` and in a traced loop (TF: Shape, then StridedSlice).
+_LENGTH = _op("Length", lambda x: np.int32(np.shape(x)[0]))
 
 
 def tile(input, multiples, name=None):  # noqa: A002
@@ -261,7 +546,6 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     ([1, 2] -> [1, 1, 2, 2]); `repeats` may give one count per slice. Without an axis the
     input is flattened first. A gather with repeated indices, so its gradient adds up the
     copies."""
-    from .ops import reshape
 
     t = read(input)
     if isinstance(axis, _TensorLike):
@@ -562,7 +846,6 @@ def einsum(equation, *inputs, **kwargs):
     ts = [read(x) for x in inputs]
     if not ts:
         raise ValueError("einsum needs at least one input tensor.")
-    from .ops import _same_dtype
 
     ts = _same_dtype(ts, "Einsum")
     eq = _parse_equation(equation, [t._value.shape for t in ts])
@@ -671,60 +954,3 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
                 f"paddings must be no greater than the dimension size: {a}, {b} greater than {dim}",
             )
     return apply(MirrorPad, t, paddings=pairs, mode=upper)
-
-
-# --- the diagonal of a matrix (tf.linalg.diag, diag_part) ----------------------------------
-def _matrix_diag(v, rows, cols):
-    out = np.zeros(v.shape[:-1] + (rows, cols), v.dtype)
-    i = np.arange(v.shape[-1])
-    out[..., i, i] = v
-    return out
-
-
-MatrixDiag = _op("MatrixDiagV3", _matrix_diag)  # (a batch of vectors, each on a diagonal)
-MatrixDiagPart = _op("MatrixDiagPartV3", lambda x: np.diagonal(x, 0, -2, -1).copy())
-
-
-def _padding_value(given, t, value):
-    """The padding value in `t`'s dtype, as TF's op converts it (a bool tensor's is made a bool
-    first; 0 for a string or a Python bool is TF's TypeError)."""
-    if isinstance(given, _TensorLike) and t.dtype.name == "bool":
-        value = bool(value)
-    return convert_to_tensor(value, dtype=t.dtype)
-
-
-def _main_diagonal_only(k, more):
-    if not (isinstance(k, int) and k == 0) or more:
-        raise NotImplementedError(
-            "minitape's tf.linalg.diag and diag_part take the main diagonal only (k=0, with "
-            "the default num_rows, num_cols, padding_value and align)"
-        )
-
-
-def matrix_diag(
-    diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"
-):
-    """The square matrices (a batch of them) with `diagonal` on their main diagonal."""
-    _main_diagonal_only(k, num_rows != -1 or num_cols != -1 or padding_value != 0)
-    v = read(diagonal)
-    _padding_value(diagonal, v, padding_value)
-    if v._value.ndim < 1:
-        raise invalid(
-            "MatrixDiagV3",
-            f"diagonal must be at least 1-dim, received shape: {_dims(v._value.shape)}",
-        )
-    n = v._value.shape[-1]
-    return apply(MatrixDiag, v, rows=n, cols=n)
-
-
-def matrix_diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
-    """The main diagonal of each matrix of `input` (its last two axes)."""
-    _main_diagonal_only(k, padding_value != 0)
-    x = read(input)
-    _padding_value(input, x, padding_value)
-    if x._value.ndim < 2:
-        raise invalid(
-            "MatrixDiagPartV3",
-            f"input must be at least 2-dim, received shape: {_dims(x._value.shape)}",
-        )
-    return apply(MatrixDiagPart, x)

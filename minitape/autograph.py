@@ -58,11 +58,28 @@ import weakref
 import numpy as np
 
 from . import control_flow
-from .dtypes import float32, int32
-from .function import _LENGTH
-from .ops import cast, maximum
-from .ops import range as tf_range
-from .tape import apply, logger
+from .array_ops import _LENGTH
+from .array_ops import concat as _concat
+from .array_ops import gather as _gather
+from .autograph_ast import (
+    _assign,
+    _assigned,
+    _call,
+    _contains,
+    _lift_returns,
+    _live_in_stmt,
+    _loose_jumps,
+    _name,
+    _own_jumps,
+    _returns_outside_loops,
+    _walk,
+)
+from .logs import logger
+from .math_ops import logical_and as _logical_and
+from .math_ops import logical_not as _logical_not
+from .math_ops import logical_or as _logical_or
+from .py_builtins import float_, int_, range_  # noqa: F401  (ag__.float_, ...)
+from .tape import apply
 from .tensor import Tensor, Variable, convert_to_tensor
 
 __all__ = ["to_code", "convert", "experimental"]
@@ -244,14 +261,13 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     if graph is None:
         _python_for(iter_, extra_test, body)
         return
-    from .array_ops import gather
-    from .ops import concat, logical_and
-
     items = convert_to_tensor(iter_)
     n = apply(_LENGTH, items)
     # (one row of zeros after the last: the body is traced once even when the loop runs no
     # iteration, and element 0 of an empty tensor would be an error)
-    padded = concat([items, Tensor(np.zeros((1,) + items._value.shape[1:], items._value.dtype))], 0)
+    padded = _concat(
+        [items, Tensor(np.zeros((1,) + items._value.shape[1:], items._value.dtype))], 0
+    )
     initial = _first_values(graph, get_state(), set_state, get_state, lambda: body(padded[0]))
     _check_defined(symbol_names, initial)
 
@@ -259,11 +275,11 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         if extra_test is None:
             return i < n
         set_state(state)
-        return logical_and(i < n, extra_test())
+        return _logical_and(i < n, extra_test())
 
     def loop_body(i, *state):
         set_state(state)
-        body(gather(padded, i))
+        body(_gather(padded, i))
         return (i + 1, *get_state())
 
     result = control_flow.graph_while(graph, loop_test, loop_body, (Tensor(np.int32(0)), *initial))
@@ -281,45 +297,10 @@ def _python_for(iterable, extra_test, body):
         body(x)
 
 
-_UNSPECIFIED = object()
-
-
-def float_(x=0):
-    """`float(x)`: on a tensor, TF's cast to float32 (a tensor the graph computes, where
-    Python's float would take the traced value once)."""
-    if isinstance(x, (Tensor, Variable)):
-        return cast(x, float32)
-    return float(x)
-
-
-def int_(x=0, base=_UNSPECIFIED):
-    """`int(x)`: on a tensor, TF's cast to int32."""
-    if isinstance(x, (Tensor, Variable)):
-        if base not in (10, _UNSPECIFIED):
-            raise NotImplementedError(f"base {base} not supported for int")
-        return cast(x, int32)
-    return int(x) if base is _UNSPECIFIED else int(x, base)
-
-
-def range_(start_or_stop, stop=_UNSPECIFIED, step=_UNSPECIFIED):
-    """`range(...)`: with a tensor among its arguments, `tf.range` (empty rather than an error
-    where Python's range would be empty, as TF's rewrite makes it)."""
-    args = [a for a in (start_or_stop, stop, step) if a is not _UNSPECIFIED]
-    if not any(isinstance(a, (Tensor, Variable)) for a in args):
-        return range(*args)
-    if step is not _UNSPECIFIED:
-        return tf_range(start_or_stop, stop, step)
-    if stop is not _UNSPECIFIED:
-        return tf_range(start_or_stop, maximum(start_or_stop, stop))
-    return tf_range(maximum(start_or_stop, 0))
-
-
 def not_(a):
     """`not a` (`tf.logical_not` for a tensor while tracing)."""
     if _graph_for(a) is not None:
-        from .ops import logical_not
-
-        return logical_not(a)
+        return _logical_not(a)
     return not a
 
 
@@ -327,9 +308,7 @@ def and_(a, b):
     """`a() and b()` (`tf.logical_and` of both for a tensor while tracing)."""
     first = a()
     if _graph_for(first) is not None:
-        from .ops import logical_and
-
-        return logical_and(first, b())
+        return _logical_and(first, b())
     return first and b()
 
 
@@ -337,9 +316,7 @@ def or_(a, b):
     """`a() or b()` (`tf.logical_or` of both for a tensor while tracing)."""
     first = a()
     if _graph_for(first) is not None:
-        from .ops import logical_or
-
-        return logical_or(first, b())
+        return _logical_or(first, b())
     return first or b()
 
 
@@ -531,161 +508,6 @@ def _compiled(fn, fdef, filename):
     converted.__kwdefaults__ = fn.__kwdefaults__
     converted.__doc__, converted.__qualname__ = fn.__doc__, fn.__qualname__
     return converted
-
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-
-
-def _walk(nodes, into_scopes=False):
-    """Every node in `nodes`, in order; nested functions, lambdas and classes are not looked
-    into unless `into_scopes`."""
-    for node in nodes:
-        yield node
-        if into_scopes or not isinstance(node, _SCOPES):
-            yield from _walk(ast.iter_child_nodes(node), into_scopes)
-
-
-def _assigned(stmts):
-    """The names `stmts` bind in the function, in order of appearance: assignment and loop
-    targets, `with ... as`, nested functions' and classes' names (not the variables of a
-    comprehension, which are its own)."""
-    own = {
-        id(name)
-        for node in _walk(stmts)
-        if isinstance(node, ast.comprehension)
-        for name in ast.walk(node.target)
-    }
-    names = []
-    for node in _walk(stmts):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in own:
-            found = node.id
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            found = node.name
-        else:
-            continue
-        if found not in names:
-            names.append(found)
-    return names
-
-
-def _used(nodes):
-    """The names `nodes` read (closures included: a nested function reads when called)."""
-    return {
-        n.id
-        for n in _walk(nodes, into_scopes=True)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-    }
-
-
-def _live_in(stmts, live_out):
-    """The names possibly read before being assigned, running `stmts` then code reading
-    `live_out` (a backward liveness analysis, enough to tell a loop's variables from its
-    temporaries)."""
-    live = set(live_out)
-    for stmt in reversed(stmts):
-        live = _live_in_stmt(stmt, live)
-    return live
-
-
-def _live_in_stmt(stmt, live_out):
-    if isinstance(stmt, ast.If):
-        return _used([stmt.test]) | _live_in(stmt.body, live_out) | _live_in(stmt.orelse, live_out)
-    if isinstance(stmt, (ast.While, ast.For)):
-        head = _used([stmt.test] if isinstance(stmt, ast.While) else [stmt.iter])
-        head |= _used([getattr(stmt, "extra_test", ast.Constant(None))])
-        live = set(live_out) | head | _live_in(stmt.orelse, live_out)
-        for _ in range(3):  # (a fixed point: what the next iteration reads)
-            body = _live_in(stmt.body, live)
-            if isinstance(stmt, ast.For):
-                body -= set(_assigned([stmt.target]))
-            live = set(live_out) | head | body
-        return live
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):  # (AugAssign reads its target first)
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-        killed = {t.id for t in targets if isinstance(t, ast.Name)}
-        return (set(live_out) - killed) | _used([stmt])
-    if isinstance(stmt, (ast.With, ast.AsyncWith)):
-        bound = _assigned([item.optional_vars for item in stmt.items if item.optional_vars])
-        live = _live_in(stmt.body, live_out) - set(bound)
-        return live | _used([item.context_expr for item in stmt.items])
-    if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
-        return (set(live_out) - {stmt.name}) | _used([stmt])
-    return set(live_out) | _used([stmt])
-
-
-def _contains(stmts, kinds):
-    return any(isinstance(n, kinds) for n in _walk(stmts))
-
-
-def _loose_jumps(stmts):
-    """Whether `stmts` hold a `break` or `continue` of a loop around them."""
-    return bool(_own_jumps(stmts))
-
-
-def _own_jumps(stmts):
-    """The `break` and `continue` statements of the loop whose body is `stmts`."""
-    found, todo = [], list(stmts)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.Break, ast.Continue)):
-            found.append(node)
-        elif not isinstance(node, (ast.While, ast.For, *_SCOPES)):
-            todo.extend(ast.iter_child_nodes(node))
-    return found
-
-
-def _always_returns(stmts):
-    if not stmts:
-        return False
-    last = stmts[-1]
-    if isinstance(last, ast.Return):
-        return True
-    return isinstance(last, ast.If) and _always_returns(last.body) and _always_returns(last.orelse)
-
-
-def _lift_returns(stmts):
-    """In each block: after an `if` one of whose branches always returns, the statements
-    that follow move into its other branch (TF's ConditionalReturnRewriter), and code after
-    a statement that always returns is dropped."""
-    out = []
-    for i, stmt in enumerate(stmts):
-        if isinstance(stmt, ast.If):
-            stmt.body, stmt.orelse = _lift_returns(stmt.body), _lift_returns(stmt.orelse)
-            rest = stmts[i + 1 :]
-            if rest and _always_returns(stmt.body) and not _always_returns(stmt.orelse):
-                stmt.orelse = _lift_returns(stmt.orelse + rest)
-                return out + [stmt]
-            if rest and _always_returns(stmt.orelse) and not _always_returns(stmt.body):
-                stmt.body = _lift_returns(stmt.body + rest)
-                return out + [stmt]
-        out.append(stmt)
-        if _always_returns([stmt]):
-            return out
-    return out
-
-
-def _returns_outside_loops(stmts):
-    """The `return` statements of `stmts` that no loop holds."""
-    found, todo = [], list(stmts)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Return):
-            found.append(node)
-        elif not isinstance(node, (ast.While, ast.For, *_SCOPES)):
-            todo.extend(ast.iter_child_nodes(node))
-    return found
-
-
-def _name(id_, store=False):
-    return ast.Name(id_, ast.Store() if store else ast.Load())
-
-
-def _call(func, *args):
-    return ast.Call(ast.Attribute(_name("ag__"), func, ast.Load()), list(args), [])
-
-
-def _assign(name, value):
-    return ast.Assign([_name(name, store=True)], value)
 
 
 class _Converter:

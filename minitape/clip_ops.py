@@ -9,7 +9,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import ops as o
+from .array_ops import stack
+from .creation_ops import ones_like
+from .math_ops import cast, identity, maximum, minimum, reduce_sum, sqrt, where
 from .nn_impl import l2_loss
 from .tensor import constant, convert_to_tensor
 
@@ -24,14 +26,14 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
         if clip_norm < 0:
             clip_norm = 0
     else:
-        clip_norm = o.cast(o.maximum(clip_norm, 0), values.dtype)
-    l2sum = o.reduce_sum(values * values, axes, keepdims=True)
+        clip_norm = cast(maximum(clip_norm, 0), values.dtype)
+    l2sum = reduce_sum(values * values, axes, keepdims=True)
     # The norm is sqrt(l2sum), but sqrt's gradient at 0 is infinite: take the root only
     # where l2sum > 0 (the "double where" trick keeps NaN out of the gradient).
     pred = l2sum > 0
-    l2sum_safe = o.where(pred, l2sum, o.ones_like(l2sum))
-    l2norm = o.where(pred, o.sqrt(l2sum_safe), l2sum)
-    return o.identity(values * clip_norm / o.maximum(l2norm, clip_norm))
+    l2sum_safe = where(pred, l2sum, ones_like(l2sum))
+    l2norm = where(pred, sqrt(l2sum_safe), l2sum)
+    return identity(values * clip_norm / maximum(l2norm, clip_norm))
 
 
 def _tensor_list(t_list):
@@ -46,8 +48,8 @@ def global_norm(t_list, name=None):
     values = [t for t in _tensor_list(t_list) if t is not None]
     if not values:
         return constant(0.0)
-    half_squared_norm = o.reduce_sum(o.stack([l2_loss(v) for v in values]))
-    return o.sqrt(half_squared_norm * 2.0)
+    half_squared_norm = reduce_sum(stack([l2_loss(v) for v in values]))
+    return sqrt(half_squared_norm * 2.0)
 
 
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
@@ -60,9 +62,9 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     if use_norm is None:
         use_norm = global_norm(values)
     use_norm = convert_to_tensor(use_norm)
-    scale_for_finite = clip_norm * o.minimum(
+    scale_for_finite = clip_norm * minimum(
         1.0 / use_norm, constant(1.0, use_norm.dtype) / clip_norm
     )
     scale = scale_for_finite + (use_norm - use_norm)  # NaN if the norm is not finite
-    clipped = [None if v is None else o.identity(v * o.cast(scale, v.dtype)) for v in values]
+    clipped = [None if v is None else identity(v * cast(scale, v.dtype)) for v in values]
     return clipped, use_norm

@@ -46,9 +46,12 @@ TF's eager quirks, kept on purpose (each checked against TF 2.21):
 import numpy as np
 
 from . import nest
+from .array_ops import stack
 from .context import STATE
+from .creation_ops import zeros
+from .dtypes import as_dtype
 from .errors import InvalidArgumentError, OpError, OutOfRangeError, invalid
-from .ops import logical_and, stack, zeros
+from .math_ops import logical_and
 from .tensor import Tensor, Variable, _traced, convert_to_tensor
 
 __all__ = [
@@ -661,8 +664,6 @@ def _spec(s):
     ):
         shape = s.shape
         return s.dtype, (None if shape is None else tuple(shape))
-    from .dtypes import as_dtype
-
     return as_dtype(s), None
 
 

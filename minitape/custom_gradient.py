@@ -12,6 +12,7 @@ import inspect
 import numpy as np
 
 from . import nest
+from .forwardprop import _double_backward
 from .tape import GradientTape, Op, _zeros_for, apply
 from .tensor import convert_to_tensor
 
@@ -117,8 +118,6 @@ def _forward_rule(op, result):
     (a forward pass through numpy has none: `grad_fn`'s is used)."""
 
     def jvp(tangent_of, out, inputs):
-        from .forwardprop import _double_backward
-
         tangents = [tangent_of(x) for x in inputs]
         by_grad_fn = None
         if any(t is not None for t in tangents):

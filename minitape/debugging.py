@@ -11,7 +11,8 @@ import numpy as np
 
 from .context import STATE
 from .errors import InvalidArgumentError
-from .ops import _FLOATS, _op, _refuse
+from .gen_ops import _op
+from .op_args import _FLOATS, _refuse
 from .tape import apply
 from .tensor import convert_to_tensor, read
 

@@ -46,7 +46,8 @@ import numpy as np
 
 from . import nest
 from .context import STATE
-from .tape import GradientTape, UnconnectedGradients, _backward, _target, _unconnected
+from .tape import GradientTape, UnconnectedGradients, _backward, _unconnected
+from .tape_args import target_tensor
 from .tensor import Tensor, Variable, as_seen_by_tapes
 
 __all__ = ["CAUSES", "Diagnosis", "Explanation", "gradient", "draw"]
@@ -264,7 +265,7 @@ def gradient(tape, target, sources, unconnected_gradients="none", names=None):
             )
     name_of, names_by_id = _namer(names, sys._getframe(1))
     flat_targets = nest.flatten(target)
-    tensors = [_target(t) for t in flat_targets if isinstance(t, (Tensor, Variable))]
+    tensors = [target_tensor(t) for t in flat_targets if isinstance(t, (Tensor, Variable))]
     strangers = [t for t in flat_targets if not isinstance(t, (Tensor, Variable))]
     target_label = (
         name_of(flat_targets[0], "the target") if len(flat_targets) == 1 else "the target"

@@ -33,7 +33,9 @@ import numpy as np
 
 from . import nest
 from .context import STATE
-from .tape import GradientTape, UnconnectedGradients, _log_first_n
+from .control_flow import _assert_same_structure
+from .logs import _log_first_n
+from .tape import GradientTape, UnconnectedGradients
 from .tensor import Tensor, Variable, convert_to_tensor
 
 __all__ = ["ForwardAccumulator"]
@@ -61,8 +63,6 @@ class ForwardAccumulator:
 
     def _watch(self, primals, tangents):
         """Watch each primal with its tangent (watching one twice sums its tangents)."""
-        from .control_flow import _assert_same_structure
-
         _assert_same_structure(primals, tangents)
         for primal, tangent in zip(nest.flatten(primals), nest.flatten(tangents)):
             if not primal.dtype.is_floating:

@@ -3,9 +3,9 @@
 import numpy as np
 
 from .array_ops import einsum  # noqa: F401
-from .array_ops import matrix_diag as diag  # noqa: F401
-from .array_ops import matrix_diag_part as diag_part  # noqa: F401
 from .clip_ops import global_norm  # noqa: F401
+from .linalg_ops import matrix_diag as diag  # noqa: F401
+from .linalg_ops import matrix_diag_part as diag_part  # noqa: F401
 from .ops import expand_dims as _expand_dims
 from .ops import eye, matmul, norm, transpose  # noqa: F401
 from .ops import reduce_sum as _reduce_sum

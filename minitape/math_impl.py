@@ -2,14 +2,15 @@
 `reduce_std` (the mean of the squared deviations from the mean, and its square root). Their
 gradients are those of the ops they are made of."""
 
-from . import ops as o
+from . import math_ops as o
+from .op_args import _NUMBERS, _input
 
 __all__ = ["reduce_variance", "reduce_std"]
 
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """The variance over `axis` (all axes by default), dividing by the count (not count - 1)."""
-    x = o._input(input_tensor, o._NUMBERS)
+    x = _input(input_tensor, _NUMBERS)
     means = o.reduce_mean(x, axis=axis, keepdims=True)
     if means.dtype.is_integer:
         raise TypeError(

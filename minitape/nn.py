@@ -1,7 +1,6 @@
 """`tf.nn`: activations, softmax, the cross-entropies, `conv2d`, `embedding_lookup`, `l2_loss`,
 `bias_add`, `moments`."""
 
-from .array_ops import embedding_lookup  # noqa: F401
 from .nn_impl import (  # noqa: F401
     bias_add,
     compute_average_loss,
@@ -13,6 +12,7 @@ from .nn_ops import (  # noqa: F401
     avg_pool2d,
     conv2d,
     conv2d_transpose,
+    embedding_lookup,
     gelu,
     leaky_relu,
     log_softmax,

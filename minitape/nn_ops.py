@@ -15,12 +15,14 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from . import dtypes as _dt
 from . import ops as o
+from .clip_ops import clip_by_norm
 from .errors import AbortedError, InvalidArgumentError, UnimplementedError, invalid
-from .ops import _op
+from .gen_ops import _op
 from .tape import apply
 from .tensor import _TensorLike, convert_to_tensor, read, tf_type_name
 
 __all__ = [
+    "embedding_lookup",
     "softmax",
     "log_softmax",
     "reduce_logsumexp",
@@ -760,3 +762,22 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
     """The mean of each `ksize` window of an NHWC input ("SAME": of the positions inside the
     input, the padding not counted, as TF's)."""
     return _pool(AvgPool, "AvgPool", input, ksize, strides, padding, data_format)
+
+
+# --- embedding_lookup (TF's embedding_ops) ----------------------------------------------
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Rows of the embedding table `params` at `ids` (a gather along axis 0). A list of
+    tables is one table cut in consecutive pieces (TF 2's "div" strategy: the first table
+    holds the first ids). With `max_norm`, each row found is scaled down to that L2 norm if
+    it is longer. Only a Python list is read as pieces: anything else, a tuple included, is one
+    table (as TF reads it)."""
+    if isinstance(params, list):
+        tables = [read(t) for t in params]
+        table = tables[0] if len(tables) == 1 else o.concat(tables, axis=0)
+    else:
+        table = read(params)
+    rows = o.gather(table, ids)
+    if max_norm is None:
+        return rows
+    axes = list(range(read(ids)._value.ndim, rows._value.ndim))
+    return clip_by_norm(rows, max_norm, axes=axes)

@@ -29,10 +29,20 @@ import numpy as np
 
 from . import dtypes as _dt
 from . import philox
+from .array_ops import stack as _stack
 from .context import STATE
-from .errors import UnimplementedError, invalid
-from .ops import _shape_arg
+from .creation_ops import zeros_like as _zeros_like
+from .errors import NotFoundError as _NotFoundError
+from .errors import UnimplementedError as _UnimplementedError
+from .errors import invalid
+from .math_ops import add as _add
+from .math_ops import multiply as _multiply
+from .math_ops import subtract as _subtract
+from .op_args import _shape_arg
 from .tape import Op, apply
+from .tensor import convert_to_tensor as _convert_to_tensor
+from .tensor import is_tensor as _is_tensor
+from .tensor import read as _read
 
 __all__ = [
     "set_seed",
@@ -214,14 +224,12 @@ def _invalid_shape(op_name):
 def _shape(shape, op_name):
     """The shape of a draw, as TF's kernels take it: a vector of integers (a scalar, even an
     integer, is refused)."""
-    from .tensor import is_tensor
-
     if type(shape) is int and not -(2**63) <= shape < 2**63:
         raise ValueError(f"shape = {shape} is out of range for an int64")
     if (
         isinstance(shape, (bool, int, float, np.generic))
         or (isinstance(shape, np.ndarray) and shape.ndim == 0)
-        or (is_tensor(shape) and shape.shape.rank == 0)
+        or (_is_tensor(shape) and shape.shape.rank == 0)
     ):
         raise invalid(op_name, "shape must be a vector of {int32,int64}, got shape []")
     if _all_bools(shape):  # (TF converts [True] to a bool tensor, which the kernel refuses)
@@ -233,19 +241,15 @@ def _shape(shape, op_name):
 
 
 def _all_bools(shape):
-    from .tensor import is_tensor
-
     if isinstance(shape, (list, tuple)):
         return len(shape) > 0 and all(isinstance(s, (bool, np.bool_)) for s in shape)
-    return (isinstance(shape, np.ndarray) or is_tensor(shape)) and shape.dtype == bool
+    return (isinstance(shape, np.ndarray) or _is_tensor(shape)) and shape.dtype == bool
 
 
 def _scale_shift(rnd, stddev, mean):
     """rnd * stddev + mean, as TF adds them: two ops of the output's dtype (so a tape watching
     `mean` or `stddev` gets their gradients)."""
-    from .ops import add, multiply
-
-    return add(multiply(rnd, stddev), mean)
+    return _add(_multiply(rnd, stddev), mean)
 
 
 def _draw(op, shape, d, seed, seeds=None, **attrs):
@@ -263,11 +267,9 @@ def _draw(op, shape, d, seed, seeds=None, **attrs):
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Samples from N(mean, stddev**2) with the given shape."""
-    from .tensor import convert_to_tensor
-
     d = _float_dtype(dtype, "normal")
     shape = _shape(shape, "RandomStandardNormal")
-    mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+    mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
     rnd = _draw(RandomStandardNormal, shape, d, seed)
     return _scale_shift(rnd, stddev, mean)
 
@@ -275,11 +277,9 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None)
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """Samples from N(mean, stddev**2) cut at two standard deviations: a value further from
     the mean is drawn again."""
-    from .tensor import convert_to_tensor
-
     d = _float_dtype(dtype, "truncated_normal")
     shape = _shape(shape, "TruncatedNormal")
-    mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+    mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
     rnd = _draw(TruncatedNormal, shape, d, seed)
     return _scale_shift(rnd, stddev, mean)
 
@@ -289,9 +289,6 @@ _UNIFORM_DTYPES = ("float16", "bfloat16", "float32", "float64", "int32", "int64"
 
 def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
     """Samples from U[minval, maxval) (maxval defaults to 1 for floats)."""
-    from .ops import add, multiply, subtract
-    from .tensor import convert_to_tensor
-
     d = _dt.as_dtype(dtype)
     if d.name not in _UNIFORM_DTYPES:
         raise ValueError(
@@ -307,16 +304,16 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     minval_is_zero = isinstance(minval, int) and minval == 0
     maxval_is_one = isinstance(maxval, int) and maxval == 1
     if not minval_is_zero or not maxval_is_one or d.is_integer:
-        minval = convert_to_tensor(minval, dtype=d)
-        maxval = convert_to_tensor(maxval, dtype=d)
+        minval = _convert_to_tensor(minval, dtype=d)
+        maxval = _convert_to_tensor(maxval, dtype=d)
     if d.is_integer:
         seeds = get_seed(seed)  # (taken before the kernel checks the bounds, as in TF)
         lo, hi = _int_bounds(minval, maxval, "RandomUniformInt")
         return _draw(RandomUniformInt, shape, d, seed, seeds, lo=lo, hi=hi)
     result = _draw(RandomUniform, shape, d, seed)
     if minval_is_zero:
-        return result if maxval_is_one else multiply(result, maxval)
-    return add(multiply(result, subtract(maxval, minval)), minval)
+        return result if maxval_is_one else _multiply(result, maxval)
+    return _add(_multiply(result, _subtract(maxval, minval)), minval)
 
 
 def _int_bounds(minval, maxval, op_name):
@@ -344,9 +341,7 @@ RandomShuffle.vjps = (None,)  # not differentiable
 
 def shuffle(value, seed=None, name=None):
     """A copy of `value` with its first dimension shuffled (not differentiable)."""
-    from .tensor import read
-
-    value = read(value)
+    value = _read(value)
     seed1, seed2 = _attrs(get_seed(seed))
     kernel = ("RandomShuffle", _kernel_instance())
     return apply(RandomShuffle, value, seed=seed1, seed2=seed2, kernel=kernel)
@@ -368,30 +363,27 @@ Multinomial.vjps = (None,)
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """`num_samples` class indices for each row of `logits` (batch, classes), each class
     drawn with probability softmax(logits) (not differentiable)."""
-    from .errors import NotFoundError
-    from .tensor import convert_to_tensor, is_tensor
-
-    logits = convert_to_tensor(logits)
+    logits = _convert_to_tensor(logits)
     d = _dt.as_dtype(dtype) if dtype else _dt.int64
     if d not in (_dt.int32, _dt.int64):
         raise ValueError(
             f"Argument `dtype` got invalid value {d!r}. Accepted dtypes are (tf.int32, tf.int64)."
         )
     seed1, seed2 = _attrs(get_seed(seed))
-    if is_tensor(num_samples) and num_samples.dtype != _dt.int32:
+    if _is_tensor(num_samples) and num_samples.dtype != _dt.int32:
         raise invalid(
             "Multinomial",
             f"cannot compute Multinomial as input #1(zero-based) was expected to be a int32 "
             f"tensor but is a {num_samples.dtype.name} tensor",
         )
-    n = convert_to_tensor(num_samples, dtype=_dt.int32)
+    n = _convert_to_tensor(num_samples, dtype=_dt.int32)
     if not (logits.dtype.is_floating or logits.dtype.is_integer):
         raise invalid(
             "Multinomial",
             f"Value for attr 'T' of {logits.dtype.name} is not in the list of allowed values",
         )
     if not logits.dtype.is_floating:  # (TF registers the op for integers, with no kernel)
-        raise NotFoundError(
+        raise _NotFoundError(
             None,
             "Multinomial",
             f"Could not find device for node: {{{{node Multinomial}}}} = Multinomial"
@@ -455,15 +447,13 @@ def _seed_pair(seed, op_name):
     (an int32 seed read as TF reads it, sign-extended). Converted as TF's StatelessRandom-
     GetKeyCounter takes it: a Python number as int64, numpy integers cast to int64, anything
     else by the default rules, then its dtype checked."""
-    from .tensor import convert_to_tensor
-
     op_name = "StatelessRandomGetKeyCounter"
     if isinstance(seed, (bool, int, float)) or (
         isinstance(seed, np.ndarray) and seed.dtype.kind in "iub"
     ):
-        t = convert_to_tensor(seed, dtype=_dt.int64)
+        t = _convert_to_tensor(seed, dtype=_dt.int64)
     else:
-        t = convert_to_tensor(seed)
+        t = _convert_to_tensor(seed)
     if t.dtype not in (_dt.int32, _dt.int64):
         raise invalid(
             op_name,
@@ -532,10 +522,8 @@ def _stateless_draw(op, shape, seed, d, alg, **attrs):
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None, alg=None):
     """Samples from N(mean, stddev**2): the same for the same `seed` (two integers), always."""
-    from .tensor import convert_to_tensor
-
     d = _float_dtype(dtype, "stateless_normal")
-    mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+    mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
     rnd = _stateless_draw(StatelessRandomNormalV2, shape, seed, d, alg)
     return _scale_shift(rnd, stddev, mean)
 
@@ -544,10 +532,8 @@ def stateless_truncated_normal(
     shape, seed, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None, alg=None
 ):
     """`truncated_normal`, the same for the same `seed` (two integers), always."""
-    from .tensor import convert_to_tensor
-
     d = _float_dtype(dtype, "stateless_truncated_normal")
-    mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+    mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
     rnd = _stateless_draw(StatelessTruncatedNormalV2, shape, seed, d, alg)
     return _scale_shift(rnd, stddev, mean)
 
@@ -558,9 +544,6 @@ _STATELESS_UNIFORM_DTYPES = _UNIFORM_DTYPES + ("uint32", "uint64")
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dt.float32, name=None, alg=None):
     """Samples from U[minval, maxval): the same for the same `seed` (two integers), always.
     For integers, `minval=None, maxval=None` gives the full range of the dtype."""
-    from .ops import add, multiply, subtract
-    from .tensor import convert_to_tensor
-
     d = _dt.as_dtype(dtype)
     if d.name not in _STATELESS_UNIFORM_DTYPES:
         raise ValueError(
@@ -582,12 +565,12 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dt.float32, nam
         maxval = 1
     if d.is_integer and minval is None:
         return _stateless_draw(StatelessRandomUniformFullIntV2, shape, seed, d, alg)
-    minval, maxval = convert_to_tensor(minval, dtype=d), convert_to_tensor(maxval, dtype=d)
+    minval, maxval = _convert_to_tensor(minval, dtype=d), _convert_to_tensor(maxval, dtype=d)
     if d.is_integer:
         lo, hi = _int_bounds(minval, maxval, "StatelessRandomUniformIntV2")
         return _stateless_draw(StatelessRandomUniformIntV2, shape, seed, d, alg, lo=lo, hi=hi)
     rnd = _stateless_draw(StatelessRandomUniformV2, shape, seed, d, alg)
-    return add(multiply(rnd, subtract(maxval, minval)), minval)
+    return _add(_multiply(rnd, _subtract(maxval, minval)), minval)
 
 
 # --- tf.random.Generator: a stream of its own --------------------------------------------
@@ -611,11 +594,9 @@ def _state_words(seed):
             words.append(seed & _M64)
             seed >>= 64
         return words
-    from .tensor import convert_to_tensor
-
-    seed = convert_to_tensor(seed)
+    seed = _convert_to_tensor(seed)
     if seed.dtype.name == "string":
-        raise UnimplementedError(None, "Cast", "Cast string to int64 is not supported [Op:Cast]")
+        raise _UnimplementedError(None, "Cast", "Cast string to int64 is not supported [Op:Cast]")
     values = seed.numpy().astype(np.int64).reshape(-1)[:_STATE_SIZE]
     words = [int(v) & _M64 for v in values.tolist()]
     return [0] * (_STATE_SIZE - len(words)) + words
@@ -707,10 +688,8 @@ class Generator:
 
     @property
     def state(self):
-        from .tensor import convert_to_tensor
-
         words = [w - (1 << 64) if w >> 63 else w for w in _global["generators"][self._id]]
-        return convert_to_tensor(np.array(words, dtype=np.int64))
+        return _convert_to_tensor(np.array(words, dtype=np.int64))
 
     @property
     def algorithm(self):
@@ -730,23 +709,16 @@ class Generator:
         return apply(op, shape=_shape(shape, op.name), dtype=dtype._np, generator=self._id, **attrs)
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None):
-        from .tensor import convert_to_tensor
-
         d = _float_dtype(dtype, "Generator.normal")
-        mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+        mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
         return _scale_shift(self._draw(StatefulStandardNormalV2, shape, d), stddev, mean)
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None):
-        from .tensor import convert_to_tensor
-
         d = _float_dtype(dtype, "Generator.truncated_normal")
-        mean, stddev = convert_to_tensor(mean, dtype=d), convert_to_tensor(stddev, dtype=d)
+        mean, stddev = _convert_to_tensor(mean, dtype=d), _convert_to_tensor(stddev, dtype=d)
         return _scale_shift(self._draw(StatefulTruncatedNormal, shape, d), stddev, mean)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=_dt.float32, name=None):
-        from .ops import add, multiply, subtract
-        from .tensor import convert_to_tensor
-
         d = _dt.as_dtype(dtype)
         if d.is_integer:
             if (minval is None) != (maxval is None):
@@ -758,12 +730,12 @@ class Generator:
             maxval = 1
         if d.is_integer and minval is None:
             return self.uniform_full_int(shape, d)
-        minval, maxval = convert_to_tensor(minval, dtype=d), convert_to_tensor(maxval, dtype=d)
+        minval, maxval = _convert_to_tensor(minval, dtype=d), _convert_to_tensor(maxval, dtype=d)
         if d.is_integer:
             lo, hi = _int_bounds(minval, maxval, "StatelessRandomUniformIntV2")
             return self._draw(StatefulUniformInt, shape, d, lo=lo, hi=hi)
         rnd = self._draw(StatefulUniform, shape, d)
-        return add(multiply(rnd, subtract(maxval, minval)), minval)
+        return _add(_multiply(rnd, _subtract(maxval, minval)), minval)
 
     def uniform_full_int(self, shape, dtype="uint64", name=None):
         """Integers over the dtype's whole range (minitape has no unsigned 32- and 64-bit
@@ -773,10 +745,8 @@ class Generator:
     def make_seeds(self, count=1):
         """A (2, count) int64 tensor of seeds for the stateless ops: keys drawn from this
         generator over zeros."""
-        from .ops import stack, zeros_like
-
         keys = self.uniform_full_int([count], _dt.int64)
-        return stack([keys, zeros_like(keys)])
+        return _stack([keys, _zeros_like(keys)])
 
     def split(self, count=1):
         """`count` new generators, independent of this one (their keys drawn from it)."""
@@ -800,8 +770,6 @@ def set_global_generator(generator):
 
 def create_rng_state(seed, alg):
     """The state `Generator.from_seed(seed, alg)` starts from, as an int64 tensor."""
-    from .tensor import convert_to_tensor
-
     _algorithm(alg)
     words = [w - (1 << 64) if w >> 63 else w for w in _state_words(seed)]
-    return convert_to_tensor(np.array(words, dtype=np.int64))
+    return _convert_to_tensor(np.array(words, dtype=np.int64))

@@ -7,18 +7,18 @@ Each is a minitape `Op` (its `name` is TF's name for it, its `forward` the numpy
 records it, which is what `tf.multiply` does after checking its arguments.
 """
 
-from . import array_ops, debugging, nn_ops, ops, random, special_math_ops
+from . import array_ops, debugging, linalg_ops, nn_ops, ops, random, special_math_ops
 from .tape import Op
 
 __all__ = sorted(
     {
         name
-        for module in (ops, array_ops, nn_ops, debugging, random, special_math_ops)
+        for module in (ops, array_ops, nn_ops, debugging, random, special_math_ops, linalg_ops)
         for name, value in vars(module).items()
         if isinstance(value, Op) and not name.startswith("_")
     }
 )
-for _module in (ops, array_ops, nn_ops, debugging, random, special_math_ops):
+for _module in (ops, array_ops, nn_ops, debugging, random, special_math_ops, linalg_ops):
     for _name in __all__:
         if isinstance(getattr(_module, _name, None), Op):
             globals()[_name] = getattr(_module, _name)

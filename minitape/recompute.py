@@ -19,7 +19,8 @@ import functools
 from . import nest
 from .context import STATE
 from .custom_gradient import custom_gradient
-from .ops import identity
+from .forwardprop import has_tangent
+from .math_ops import identity
 from .tape import GradientTape, UnconnectedGradients
 
 __all__ = ["recompute_grad", "grad_pass_through"]
@@ -66,8 +67,6 @@ def recompute_grad(f):
 def _refuse_forward_mode(f, args):
     """As TF: a forward accumulator cannot see through recompute_grad (f's ops are not
     recorded, and the JVP of its gradient is not implemented)."""
-    from .forwardprop import has_tangent
-
     if any(has_tangent(x) for x in nest.flatten(args)):
         raise NotImplementedError(
             f"recompute_grad tried to transpose grad of {f.__name__}. "

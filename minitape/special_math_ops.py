@@ -14,9 +14,18 @@ import math
 
 import numpy as np
 
-from . import ops as o
 from .errors import NotFoundError
-from .ops import _FLOATS, _REAL_FLOATS, _binary, _op, _unary
+from .gen_ops import _broadcast_check, _op
+from .math_ops import _reduction
+from .op_args import (
+    _ALLOWED_BY_OP,
+    _FLOATS,
+    _NUMBERS,
+    _REAL_FLOATS,
+    _binary,
+    _input,
+    _unary,
+)
 
 __all__ = [
     "acos",
@@ -185,21 +194,21 @@ Reciprocal = _op("Reciprocal", lambda x: (1 / x).astype(x.dtype)[()])
 Erfc = _op("Erfc", _elementwise(math.erfc))
 Lgamma = _op("Lgamma", _elementwise(_lgamma))
 Digamma = _op("Digamma", _elementwise(_digamma))
-Polygamma = _op("Polygamma", _elementwise(_polygamma, 2), o._broadcast_check("Polygamma"))
-Zeta = _op("Zeta", _elementwise(_zeta, 2), o._broadcast_check("Zeta"))
-Atan2 = _op("Atan2", np.arctan2, o._broadcast_check("Atan2"))
+Polygamma = _op("Polygamma", _elementwise(_polygamma, 2), _broadcast_check("Polygamma"))
+Zeta = _op("Zeta", _elementwise(_zeta, 2), _broadcast_check("Zeta"))
+Atan2 = _op("Atan2", np.arctan2, _broadcast_check("Atan2"))
 Xlogy = _op(
     "Xlogy",
     lambda x, y: np.where(x == 0, 0, x * np.log(np.where(x == 0, 1, y))).astype(x.dtype)[()],
-    o._broadcast_check("Xlogy"),
+    _broadcast_check("Xlogy"),
 )
 Xdivy = _op(
     "Xdivy",
     lambda x, y: np.where(x == 0, 0, x / np.where(x == 0, 1, y)).astype(x.dtype)[()],
-    o._broadcast_check("Xdivy"),
+    _broadcast_check("Xdivy"),
 )
 SquaredDifference = _op(
-    "SquaredDifference", lambda x, y: np.square(x - y), o._broadcast_check("SquaredDifference")
+    "SquaredDifference", lambda x, y: np.square(x - y), _broadcast_check("SquaredDifference")
 )
 EuclideanNorm = _op(
     "EuclideanNorm",
@@ -211,7 +220,7 @@ EuclideanNorm = _op(
 
 # --- the public functions -----------------------------------------------------------------
 # TF's lists of dtypes in its errors, where they are not those of the ops' kinds
-o._ALLOWED_BY_OP.update(
+_ALLOWED_BY_OP.update(
     {
         **dict.fromkeys(
             ["Acos", "Asin", "Atan", "Acosh", "Asinh", "Atanh", "Sinh", "Cosh", "Expm1", "Rsqrt"],
@@ -250,7 +259,7 @@ digamma = _unary_fn(Digamma, _REAL_FLOATS)
 
 
 def reciprocal(x, name=None):
-    x = o._input(x, o._NUMBERS)
+    x = _input(x, _NUMBERS)
     if x._value.dtype.kind in "iu":  # (TF registers Reciprocal for integers, with no CPU kernel)
         raise NotFoundError(
             None,
@@ -279,9 +288,9 @@ atan2 = _binary(Atan2, "atan2", "The angle of the point (x, y), element-wise.", 
 xlogy = _binary(Xlogy, "xlogy", "x * log(y), and 0 where x is 0.", _FLOATS)
 xdivy = _binary(Xdivy, "xdivy", "x / y, and 0 where x is 0.", _FLOATS)
 squared_difference = _binary(
-    SquaredDifference, "squared_difference", "(x - y) ** 2, element-wise.", o._NUMBERS
+    SquaredDifference, "squared_difference", "(x - y) ** 2, element-wise.", _NUMBERS
 )
 
-reduce_euclidean_norm = o._reduction(EuclideanNorm)
+reduce_euclidean_norm = _reduction(EuclideanNorm)
 reduce_euclidean_norm.__name__ = "reduce_euclidean_norm"
 reduce_euclidean_norm.__doc__ = "sqrt(sum(x ** 2)) over `axis` (all axes by default)."

@@ -11,9 +11,10 @@ This file is the heart of minitape. Read it top to bottom:
 2. `GradientTape`: the context manager. Its recording is an append-only list of entries
    plus a set of watched ids ("these tensors lead back to something we watch").
 3. `_backward`: walks the entries in reverse, asks each op's VJP rule (the table in
-   `grads.py`) for its inputs' gradients, and *adds* them into a dict keyed by tensor id.
-   (When nothing would record the walk, it runs on numpy values, with numpy twins of the
-   common rules: the same arithmetic, minus tensors no one needs. See `_backward`.)
+   `grads.py`) for its inputs' gradients, and *adds* them into a dict keyed by tensor id:
+   notebook 12's walk, plus what TF needs. (One shortcut, `_bare_step`, marked as such and
+   skippable: when nothing would record the walk, the common ops run numpy twins of their
+   rules, the same arithmetic minus tensors no one needs.)
 
 Because every VJP rule is written with minitape's own ops, the backward pass is itself made of
 recordable ops: if an outer tape watches the same tensors, it records the gradient
@@ -23,11 +24,7 @@ computation, and its own `gradient()` then gives second derivatives. That is all
 import dis
 import enum
 import inspect
-import logging
-import math
 import operator
-import os
-import sys
 
 import numpy as np
 
@@ -35,58 +32,11 @@ from . import nest
 from .context import STATE, next_id
 from .dtypes import from_numpy
 from .errors import InvalidArgumentError
-from .tape_args import (
-    check_parallel_iterations,
-    check_pfor,
-    checked_batch_source,
-    checked_jacobian_target,
-    gradient_args,
-    plain_gradient_call,
-    tensor_args,
-)
-from .tensor import (
-    Tensor,
-    TensorShape,
-    Variable,
-    as_seen_by_tapes,
-    bool_flag,
-    convert_to_tensor,
-    operand,
-)
+from .logs import _log_first_n
+from .tape_args import gradient_args, ones_like, plain_gradient_call
+from .tensor import Tensor, TensorShape, Variable, bool_flag
 
 __all__ = ["GradientTape", "UnconnectedGradients", "Op", "apply"]
-
-
-# --- logging, worded as TF's warnings -----------------------------------------------------
-class _StderrHandler(logging.Handler):
-    """Writes to whatever sys.stderr is *now* (Jupyter swaps it after import)."""
-
-    def emit(self, record):
-        sys.stderr.write(self.format(record) + "\n")
-
-
-logger = logging.getLogger("minitape")
-if not logger.handlers:
-    _h = _StderrHandler()
-    _h.setFormatter(logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
-    logger.addHandler(_h)
-    logger.propagate = False
-_log_counts = {}
-
-
-def _log_first_n(key, n, msg, *args):
-    """Log `msg` the first `n` times for each line of the program that gets here (TF's
-    log_first_n counts by the calling line: the first frame outside the library)."""
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame = frame.f_back
-    key = (key, frame and frame.f_code.co_filename, frame and frame.f_lineno)
-    if _log_counts.get(key, 0) < n:
-        _log_counts[key] = _log_counts.get(key, 0) + 1
-        logger.warning(msg, *args)
-
-
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 # --- ops and recording --------------------------------------------------------------------
@@ -258,132 +208,106 @@ def _note_cut(tapes, op, inputs, out):
                 break
 
 
+def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None, bare=False):
+    """The reverse walk: {tensor id: gradient of the targets} for the ids in `keep`.
+
+    Notebook 12's `backward`, plus what TF needs: each target starts from a gradient of its
+    own (`output_gradients`); a gradient no one asked for is dropped once used (less memory);
+    an op may have one rule for all its inputs; every recorded read of a variable is a tensor
+    of its own (`reads`: read id -> variable id), whose gradient is added onto the variable
+    at the end. `watched` holds only floating tensors' ids, so `x._id in watched` also says
+    "x can carry a gradient". `on_step(i, op, out, g, sent)`, if given, hears of every entry
+    the walk uses, with the (input, gradient, new total) it passed on: `minitape.viz`
+    replays the walk with it.
+
+    `bare`: nothing records this walk (no tape, trace or accumulator listens); the common
+    ops then take the shortcut `_bare_step`, on numpy values (a first reading can skip it)."""
+    grads = {}
+    for t, g in zip(targets, target_grads):  # d target / d target: 1, or output_gradients
+        g, prev = g._value if bare else g, grads.get(t._id)
+        grads[t._id] = g if prev is None else _add_up(prev, g, bare)
+    for i in range(len(entries) - 1, -1, -1):  # newest entry first
+        op, inputs, out, attrs = entries[i]
+        g = grads.get(out._id) if out._id in keep else grads.pop(out._id, None)
+        if g is None:
+            continue  # this entry does not lead to a target
+        if bare and (g := _bare_step(grads, watched, op, inputs, out, attrs, g)) is None:
+            continue  # (done by the shortcut, on numpy values)
+        rules = op.vjps
+        if type(rules) is not tuple:  # one rule gives every input's gradient at once
+            rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
+        sent = []
+        for x, rule in zip(inputs, rules):
+            if rule is not None and x._id in watched:
+                gx = rule(g, out, *inputs, **attrs)
+                if gx is not None:  # paths add up
+                    prev = grads.get(x._id)
+                    total = grads[x._id] = gx if prev is None else _add_up(prev, gx, bare)
+                    sent.append((x, gx, total))
+        if on_step is not None:
+            on_step(i, op, out, g, sent)
+    for rid, vid in reads.items() if reads else ():  # a variable gets its reads' gradients
+        if vid in keep and (g := grads.get(rid)) is not None:
+            prev = grads.get(vid)
+            grads[vid] = g if prev is None else _add_up(prev, g, bare)
+    if bare:  # (the gradients asked for, as tensors)
+        for k in keep:
+            if isinstance(grads.get(k), _NUMPY):
+                grads[k] = Tensor(grads[k])
+    return grads
+
+
+def _add_up(prev, g, bare):
+    """`prev + g`: the gradient of a tensor used more than once is the sum of its paths'. In
+    a bare walk two numpy values of one dtype add with numpy's `+`, as AddV2 adds them;
+    anything else adds as tensors, with their checks and errors."""
+    if not bare or type(prev) is type(g) and (type(g) is not np.ndarray or prev.dtype is g.dtype):
+        return prev + g
+    total = _as_tensor(prev) + _as_tensor(g)
+    return total._value if type(prev) is not Tensor and type(g) is not Tensor else total
+
+
 def _given(gx):
     """A per-input rule that returns an already computed gradient."""
     return lambda *inputs, **attrs: gx
 
 
-def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None, bare=False):
-    """Reverse-mode sweep. Returns {tensor id: gradient} for the ids in `keep`.
-
-    Gradients always add up (`grads[id] = previous + new`): a tensor used twice gets the sum
-    of both paths. `watched` holds only floating tensors' ids, so `x._id in watched` also
-    says "x can carry a gradient". `reads` maps each recorded read of a variable (a tensor
-    of its own) to the variable's id: at the end, the reads' gradients add up on their
-    variable.
-
-    `bare`: nothing records this sweep (no tape, trace or accumulator is listening), so it
-    need not make tensors that no one will record. The gradients are then numpy values, and
-    an op with `bare` rules (numpy twins of its rules, in grads.py: the same arithmetic, tested
-    bit for bit) uses them; the others get and give tensors as usual.
-
-    `on_step(i, op, out, g, sent)`, if given, hears of every entry the sweep uses: its index,
-    the gradient `g` that reached its output, and `sent`, the (input, gradient, new total)
-    it passed on. (`minitape.viz` replays the sweep step by step with it.)"""
-    grads = {}
-    for t, g in zip(targets, target_grads):
-        prev, g = grads.get(t._id), g._value if bare else g
-        grads[t._id] = g if prev is None else _add_up(prev, g, bare)
-    get = grads.get  # (looked up once: the loop runs once per entry)
-    sent = None
-    for i in range(len(entries) - 1, -1, -1):  # newest entry first
-        op, inputs, out, attrs = entries[i]
-        oid = out._id
-        g = get(oid) if oid in keep else grads.pop(oid, None)
-        if g is None:
-            continue  # this op does not lead to a target
-        rules = op.vjps
-        if bare:
-            if type(g) is Tensor and g._value.dtype == _dtype(out):
-                g = g._value  # (from a rule on tensors; one of another dtype stays a tensor)
-            if isinstance(g, _NUMPY):
-                if op.bare is not None:
-                    rules = op.bare
-                else:  # (rules written with tensors only: give them one)
-                    g = Tensor(g)
-        if type(rules) is not tuple:  # one rule gives every input's gradient at once
-            rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
-        if on_step is None and len(inputs) == 2 and not attrs:
-            # The common case, two inputs and no attributes, spelled out: the same steps as
-            # the loop below, without its bookkeeping (a loop costs more than the rule).
-            x, y = inputs
-            rx, ry = rules
-            if rx is not None and x._id in watched and (gx := rx(g, out, x, y)) is not None:
-                prev = get(x._id)
-                if prev is None:
-                    grads[x._id] = gx
-                elif type(prev) is type(gx) and type(gx) in _SCALARS:  # (bare scalars, quickly)
-                    grads[x._id] = prev + gx
-                else:
-                    grads[x._id] = _add_up(prev, gx, bare)
-            if ry is not None and y._id in watched and (gy := ry(g, out, x, y)) is not None:
-                prev = get(y._id)
-                if prev is None:
-                    grads[y._id] = gy
-                elif type(prev) is type(gy) and type(gy) in _SCALARS:
-                    grads[y._id] = prev + gy
-                else:
-                    grads[y._id] = _add_up(prev, gy, bare)
-            continue
-        if on_step is not None:
-            sent = []
-        n = len(inputs)
-        for k in range(n):  # one rule per input (as many as inputs), run only where needed
-            x, rule = inputs[k], rules[k]  # (indexed: a zip would be one more object to collect)
-            if rule is None or x._id not in watched:
-                continue
-            if attrs:  # (the common calls spelled out: faster than star arguments)
-                gx = rule(g, out, *inputs, **attrs)
-            elif n == 1:
-                gx = rule(g, out, x)
-            else:
-                gx = rule(g, out, *inputs)
-            if gx is not None:
-                prev = get(x._id)
-                if prev is None:
-                    total = gx
-                elif type(prev) is type(gx) and type(gx) in _SCALARS:  # (bare scalars, quickly)
-                    total = prev + gx
-                else:
-                    total = _add_up(prev, gx, bare)
-                grads[x._id] = total
-                if sent is not None:
-                    sent.append((x, gx, total))
-        if sent is not None:
-            on_step(i, op, out, g, sent)
-    if reads:
-        for rid, vid in reads.items():
-            g = grads.get(rid)
-            if g is not None and vid in keep:
-                prev = grads.get(vid)
-                if prev is None:
-                    grads[vid] = g
-                elif type(prev) is type(g) and type(g) in _SCALARS:  # (a bare sweep's, quickly)
-                    grads[vid] = prev + g
-                else:
-                    grads[vid] = _add_up(prev, g, bare)
-    if bare:  # (the gradients asked for, as tensors: one per tensor, as a sweep of tensors)
-        for k in keep:
-            g = grads.get(k)
-            if isinstance(g, _NUMPY):
-                grads[k] = Tensor(g)
-    return grads
+# --- the one shortcut: a walk that nothing records (a first reading can skip this) ---------
+# When no tape, trace or accumulator listens, the gradients need not be tensors: the walk's
+# seeds are numpy values, and the common ops use numpy twins of their rules (`grads.BARE`,
+# the same arithmetic with the ops' own forwards, tested bit for bit), which make no tensor
+# that no one would record. An op without twins gets its rules, on a tensor, in `_backward`.
+def _bare_step(grads, watched, op, inputs, out, attrs, g):
+    """One entry of a bare walk. Done with the op's numpy twins if it has them (returns None),
+    else returns `g` as a tensor, for `_backward` to run the rules themselves."""
+    twins = op.bare
+    if type(g) is Tensor:  # (from a rule on tensors)
+        if g._value.dtype != _dtype(out):
+            return g  # (a gradient of another dtype stays a tensor, to add up as tensors do)
+        g = g._value
+    elif type(g) not in _NUMPY_TYPES and not isinstance(g, _NUMPY):
+        return g  # (neither: the gradients of a custom gradient's several outputs)
+    if twins is None:
+        return Tensor(g)
+    if len(inputs) == 2 and not attrs:  # (the commonest entry, spelled out: a loop, and a
+        x, y = inputs  # call with *inputs, would cost more than the twins themselves)
+        tx, ty = twins
+        if tx is not None and x._id in watched:
+            prev, gx = grads.get(x._id), tx(g, out, x, y)
+            grads[x._id] = gx if prev is None else _add_up(prev, gx, True)
+        if ty is not None and y._id in watched:
+            prev, gy = grads.get(y._id), ty(g, out, x, y)
+            grads[y._id] = gy if prev is None else _add_up(prev, gy, True)
+        return None
+    for x, twin in zip(inputs, twins):
+        if twin is not None and x._id in watched:
+            prev, gx = grads.get(x._id), twin(g, out, *inputs, **attrs)
+            grads[x._id] = gx if prev is None else _add_up(prev, gx, True)
+    return None
 
 
 _NUMPY = (np.ndarray, np.generic)
-_SCALARS = frozenset(t for t in np.sctypeDict.values() if issubclass(t, np.number))
-
-
-def _add_up(prev, gx, bare):
-    """`prev + gx`: the gradient of a tensor that was used more than once. In a bare sweep two
-    numpy values of one dtype add as AddV2 adds them (numpy's `+`); anything else goes
-    through the tensors' `+`, with its checks and errors."""
-    if not bare:
-        return prev + gx
-    if type(prev) is type(gx) and (type(prev) is not np.ndarray or prev.dtype is gx.dtype):
-        return prev + gx
-    total = _as_tensor(prev) + _as_tensor(gx)
-    return total._value if type(prev) is not Tensor and type(gx) is not Tensor else total
+_NUMPY_TYPES = frozenset([np.ndarray, *np.sctypeDict.values()])  # (the common ones, quickly)
 
 
 def _as_tensor(v):
@@ -582,7 +506,7 @@ class GradientTape:
             target, sources, output_gradients
         )
         if plain:  # (one tensor; a tensor, a variable or a flat list of them: nothing to check)
-            targets, seeds = [target], [_ones_like(target)]
+            targets, seeds = [target], [ones_like(target)]
             flat_sources = sources if type(sources) is list else [sources]
             unconnected = UnconnectedGradients.NONE
         else:
@@ -593,18 +517,7 @@ class GradientTape:
                     "None."
                 )
             unconnected = _unconnected(unconnected_gradients)
-            targets, flat_sources = gradient_args(nest.flatten(target), nest.flatten(sources))
-            targets = [_target(t) for t in targets]
-            if output_gradients is None:
-                seeds = [_ones_like(t) for t in targets]
-            else:
-                given = nest.flatten(output_gradients)
-                if len(given) != len(targets):
-                    raise ValueError(
-                        f"output_gradients has {len(given)} entries but there are "
-                        f"{len(targets)} targets."
-                    )
-                seeds = [_seed(t, g) for t, g in zip(targets, given)]
+            targets, seeds, flat_sources = gradient_args(target, sources, output_gradients)
         try:
             grads = self._grads(targets, seeds, flat_sources)
         finally:
@@ -622,98 +535,6 @@ class GradientTape:
         bare = not STATE.tapes and STATE.tracer is None  # (nothing would record the sweep)
         return _backward(self._entries, self._watched, targets, seeds, keep, self._reads, bare=bare)
 
-    def jacobian(
-        self,
-        target,
-        sources,
-        unconnected_gradients=UnconnectedGradients.NONE,
-        parallel_iterations=None,
-        experimental_use_pfor=True,
-    ):
-        """J[i..., j...] = d target[i...] / d source[j...], shape target.shape + source.shape.
-
-        One backward pass per element of the target (TF vectorises them with `pfor`)."""
-        from .ops import reshape, stack, zeros
-
-        if self._entries is None:  # (TF asks first whether the tape still has a recording)
-            raise RuntimeError(_ONE_SHOT)
-        check_pfor(experimental_use_pfor, self._persistent, "jacobian")
-        self._start_gradient()
-        unconnected = _unconnected(unconnected_gradients)
-        target = _target(checked_jacobian_target(target, "jacobian"))
-        if experimental_use_pfor:
-            check_parallel_iterations(
-                parallel_iterations, "jacobian", target._value.size, self._persistent
-            )
-        flat = [as_seen_by_tapes(s) for s in nest.flatten(sources)]  # (Keras variables too)
-        flat_sources = tensor_args(flat, "Each source")
-        tshape = target._value.shape
-        try:
-            rows = [self._grads([target], [seed], flat_sources) for seed in _unit_seeds(target)]
-        finally:
-            self._finish()
-        out = []
-        for s in flat_sources:
-            sshape = s._read_value().shape
-            r = [grads.get(s._id) for grads in rows]
-            if all(g is None for g in r) and unconnected is UnconnectedGradients.NONE:
-                out.append(None)
-            elif not target._value.size:  # (one pass with an empty seed: connected)
-                out.append(zeros(tshape + sshape, dtype=s.dtype))
-            else:
-                r = [_zeros_for(s) if g is None else g for g in r]
-                out.append(reshape(stack(r), tshape + sshape))
-        return nest.pack_sequence_as(sources, out)
-
-    def batch_jacobian(
-        self,
-        target,
-        source,
-        unconnected_gradients=UnconnectedGradients.NONE,
-        parallel_iterations=None,
-        experimental_use_pfor=True,
-    ):
-        """Per-example Jacobians: result[b, i..., j...] = d target[b, i...] / d source[b, j...].
-
-        Assumes example b of the target depends only on example b of the source. As in TF, a
-        target that does not depend on the source gives zeros (whatever
-        `unconnected_gradients` says)."""
-        from .ops import reshape, stack, zeros
-
-        if self._entries is None:  # (TF asks this first, in words of its own: "tocompute")
-            raise RuntimeError(_ONE_SHOT.replace("to compute", "tocompute"))
-        _unconnected(unconnected_gradients)
-        target = _target(checked_jacobian_target(target, "batch_jacobian"))
-        checked_batch_source(source)
-        tshape, sshape = target._value.shape, source._read_value().shape
-        for shape in (tshape, sshape):
-            if len(shape) < 2:
-                raise ValueError(f"Shape {tuple(shape)} must have rank at least 2")
-        if tshape[0] != sshape[0]:
-            raise ValueError(
-                f"Need first dimension of target shape ({tuple(tshape)}) and source "
-                f"shape ({tuple(sshape)}) to match."
-            )
-        check_pfor(experimental_use_pfor, self._persistent, "batch_jacobian")
-        b, m = tshape[0], math.prod(tshape[1:])
-        if experimental_use_pfor:
-            check_parallel_iterations(parallel_iterations, "batch_jacobian", m, self._persistent)
-        self._start_gradient()
-        seeds = [np.zeros((b, m), dtype=target._value.dtype) for _ in range(m)]
-        for j, seed in enumerate(seeds):
-            seed[:, j] = 1  # row j of every example's Jacobian at once
-        try:
-            cols = [
-                self._grads([target], [Tensor(seed.reshape(tshape))], [source]).get(source._id)
-                for seed in seeds
-            ]
-        finally:
-            self._finish()
-        if all(g is None for g in cols):
-            return zeros(tshape + sshape[1:], dtype=target.dtype)
-        cols = [_zeros_for(source) if g is None else g for g in cols]
-        return reshape(stack(cols, axis=1), tshape + sshape[1:])
-
 
 class _Paused:
     """`with tape.stop_recording():` -- the tape steps off the stack, then back on."""
@@ -727,58 +548,6 @@ class _Paused:
     def __exit__(self, *exc):
         self.tape._push_tape("resume")
         return False
-
-
-def _target(t):
-    if type(t) is Tensor:
-        return t
-    if isinstance(t, Variable):
-        return t._snap
-    return convert_to_tensor(t)
-
-
-def _unit_seeds(target):
-    """One seed per element of `target`: 1 there, 0 elsewhere (for an empty target, one
-    empty seed, which still tells whether a source is connected)."""
-    v = target._value
-    for i in range(v.size or 1):
-        seed = np.zeros(v.size, v.dtype)
-        if v.size:
-            seed[i] = 1
-        yield Tensor(seed.reshape(v.shape))
-
-
-def _ones_like(target):
-    """The starting gradient of a target: d target / d target = 1, element by element."""
-    v = target._value
-    if not v.shape:
-        return Tensor(v.dtype.type(1))
-    ones = np.empty(v.shape, v.dtype)
-    ones.fill(1)  # (np.ones, minus its Python code)
-    return Tensor(ones)
-
-
-def _seed(target, g):
-    """The starting gradient of a target, given by the caller (`output_gradients`): converted
-    on its own, as TF converts it (numpy data keeps its dtype, a list of ints is int32), so
-    a dtype other than the target's is refused."""
-    if not isinstance(g, (Tensor, Variable, float)):
-        g = convert_to_tensor(g)
-    g = operand(g, target, "gradient")
-    gshape, tshape = g._value.shape, target._value.shape
-    if gshape != tshape:  # as in TF, it may broadcast to the target's shape
-        try:
-            if np.broadcast_shapes(gshape, tshape) != tshape:
-                raise ValueError
-        except ValueError:
-            raise InvalidArgumentError(
-                None,
-                "gradient",
-                f"output_gradients entry has shape "
-                f"{list(gshape)} but its target has shape "
-                f"{list(tshape)}: they do not broadcast",
-            ) from None
-    return g
 
 
 def _zeros_for(source):

@@ -7,8 +7,10 @@ in TF's words, with what was wrong added in parentheses.
 
 import numpy as np
 
+from . import nest
 from .dtypes import _ENUM, as_dtype
-from .tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable
+from .errors import InvalidArgumentError
+from .tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable, operand
 
 _NO_PFOR = {  # (TF's wording, double spaces included)
     method: f"GradientTape must be created with persistent=True to compute the {method} with "
@@ -78,9 +80,12 @@ def _must_be(what, x):
     )
 
 
-def gradient_args(targets, sources):
-    """`gradient()`'s flat targets and sources, checked in TF's order: the dtype of every
-    target, then of every source, then that each one is a tensor (TF's missing `_id`)."""
+def gradient_args(target, sources, output_gradients):
+    """`gradient()`'s arguments, converted and checked in one place: the flat targets (as
+    tensors), the gradient each starts from (ones, or `output_gradients`) and the flat
+    sources. Checked in TF's order: the dtype of every target, then of every source, then
+    that each one is a tensor (TF's missing `_id`), then the output gradients."""
+    targets, sources = nest.flatten(target), nest.flatten(sources)
     for t in targets:
         if not _is_tensor(t) and not _reads_as_dtype(t):
             raise _not_a_dtype(t, _not_a_target(t))
@@ -90,7 +95,16 @@ def gradient_args(targets, sources):
                 sources[i] = as_seen_by_tapes(s)
             elif not _reads_as_dtype(s):
                 raise _not_a_dtype(s, _must_be("Each source", s))
-    return [checked_target(t) for t in targets], tensor_args(sources, "Each source")
+    targets = [target_tensor(checked_target(t)) for t in targets]
+    sources = tensor_args(sources, "Each source")
+    if output_gradients is None:
+        return targets, [ones_like(t) for t in targets], sources
+    given = nest.flatten(output_gradients)
+    if len(given) != len(targets):
+        raise ValueError(
+            f"output_gradients has {len(given)} entries but there are {len(targets)} targets."
+        )
+    return targets, [_seed(t, g) for t, g in zip(targets, given)], sources
 
 
 def plain_gradient_call(target, sources, output_gradients):
@@ -189,3 +203,45 @@ def check_parallel_iterations(n, method, rows, persistent):
                 f"{method} with parallel_iterations."
             )
         raise vectorizing
+
+
+def target_tensor(t):
+    """A target as the tensor whose gradient is wanted (a variable: its value now)."""
+    if type(t) is Tensor:
+        return t
+    if isinstance(t, Variable):
+        return t._snap
+    return convert_to_tensor(t)
+
+
+def ones_like(target):
+    """The starting gradient of a target: d target / d target = 1, element by element."""
+    v = target._value
+    if not v.shape:
+        return Tensor(v.dtype.type(1))
+    ones = np.empty(v.shape, v.dtype)
+    ones.fill(1)  # (np.ones, minus its Python code)
+    return Tensor(ones)
+
+
+def _seed(target, g):
+    """The starting gradient of a target, given by the caller (`output_gradients`): converted
+    on its own, as TF converts it (numpy data keeps its dtype, a list of ints is int32), so
+    a dtype other than the target's is refused."""
+    if not isinstance(g, (Tensor, Variable, float)):
+        g = convert_to_tensor(g)
+    g = operand(g, target, "gradient")
+    gshape, tshape = g._value.shape, target._value.shape
+    if gshape != tshape:  # as in TF, it may broadcast to the target's shape
+        try:
+            if np.broadcast_shapes(gshape, tshape) != tshape:
+                raise ValueError
+        except ValueError:
+            raise InvalidArgumentError(
+                None,
+                "gradient",
+                f"output_gradients entry has shape "
+                f"{list(gshape)} but its target has shape "
+                f"{list(tshape)}: they do not broadcast",
+            ) from None
+    return g

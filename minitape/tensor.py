@@ -735,11 +735,20 @@ def _autopack(value, npd):
 def _cast_tensors(value, npd):
     if isinstance(value, (list, tuple)):
         return [_cast_tensors(v, npd) for v in value]
-    if isinstance(value, _TensorLike):
-        from .ops import cast  # (TF's Cast: a string to a number is its UnimplementedError)
-
-        return cast(value, _dt.from_numpy(npd))
+    if isinstance(value, _TensorLike):  # (TF's Cast: a string to a number is its Unimplemented)
+        return _PACKING["cast"](value, _dt.from_numpy(npd))
     return value
+
+
+# A list that holds tensors is packed with ops (Cast, Pack), which live above this file: ops.py
+# registers them here, as TF's array_ops registers its autopacking conversion function with
+# tensor_conversion_registry.
+_PACKING = {}  # "cast": ops.cast, "autopack": ops.autopack
+
+
+def register_packing(cast, autopack):
+    """Called once by ops.py: the ops that convert a list holding tensors."""
+    _PACKING.update(cast=cast, autopack=autopack)
 
 
 def _pack_nest(value, npd):
@@ -913,9 +922,7 @@ def _converted(value, dtype):
     arr = _compact(_to_numpy(value, dtype))
     if isinstance(value, (list, tuple)) and (STATE.tapes or STATE.tracer is not None):
         if any(isinstance(v, _TensorLike) for v in _leaves(value)):
-            from .ops import autopack
-
-            return autopack(value, _dt.from_numpy(arr.dtype))
+            return _PACKING["autopack"](value, _dt.from_numpy(arr.dtype))
     return Tensor(arr)
 
 

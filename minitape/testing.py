@@ -13,6 +13,7 @@ right to first order but not written with differentiable ops fails there.
 
 import numpy as np
 
+from .forwardprop import ForwardAccumulator
 from .tape import GradientTape
 from .tensor import Tensor, constant, convert_to_tensor
 
@@ -102,8 +103,6 @@ def check_jvp(f, *args, seed=0, eps=1e-6, rtol=1e-5, atol=1e-7):
     """Check forward mode on `f` at `args`: along a random tangent v, the accumulator's JVP
     of every output must equal the central difference (f(x + eps v) - f(x - eps v)) / 2 eps,
     element by element. `args` are used in float64. Raises AssertionError naming the output."""
-    from .forwardprop import ForwardAccumulator
-
     rng = np.random.default_rng(seed)
     args = [np.asarray(a, dtype=np.float64) for a in args]
     vs = _random_like(rng, args)

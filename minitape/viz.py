@@ -27,7 +27,8 @@ from matplotlib.patches import FancyBboxPatch
 
 from . import nest
 from .context import STATE
-from .tape import TapeTensor, _backward, _target
+from .tape import TapeTensor, _backward
+from .tape_args import target_tensor
 from .tensor import Tensor, Variable
 
 __all__ = [
@@ -475,7 +476,7 @@ def backward_steps(tape, target, sources, names=None):
     recording exists. The gradient ops it runs are recorded on no tape (not even an outer one).
     `names` labels nodes as in `tape_graph`; an unnamed target is called "target".
     """
-    targets = [_target(t) for t in nest.flatten(target)]
+    targets = [target_tensor(t) for t in nest.flatten(target)]
     names = dict(names or {})
     if targets and targets[0]._id not in _names_by_id(names):
         names.setdefault("target", targets[0])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
-from minitape import array_ops, debugging, grads, nn_ops, ops, special_math_ops
+from minitape import array_ops, debugging, grads, linalg_ops, nn_ops, ops, special_math_ops
 from minitape.tape import apply
 from minitape.testing import check_jvp
 
@@ -120,8 +120,8 @@ BY_OP = {
         ),
         [lambda s: rand((6, 8))],
     ),
-    array_ops.MatrixDiag: (tf.linalg.diag, [rand]),
-    array_ops.MatrixDiagPart: (tf.linalg.diag_part, [rand]),
+    linalg_ops.MatrixDiag: (tf.linalg.diag, [rand]),
+    linalg_ops.MatrixDiagPart: (tf.linalg.diag_part, [rand]),
     nn_ops.Softmax: (tf.nn.softmax, [rand]),
     nn_ops.LogSoftmax: (tf.nn.log_softmax, [rand]),
     nn_ops.SoftmaxXent: (

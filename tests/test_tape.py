@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import minitape as tf
+import minitape.logs as logs
 import minitape.tape as tape_module
 
 
@@ -211,7 +212,7 @@ def test_none_target_is_a_type_error():
 
 def test_integer_sources_get_none_and_watch_warns(caplog, monkeypatch):
     # (the warning is logged the first 5 times only, as TF logs it: start counting afresh)
-    monkeypatch.setattr(tape_module, "_log_counts", {})
+    monkeypatch.setattr(logs, "_log_counts", {})
     i = tf.constant(3)
     with caplog.at_level(logging.WARNING, logger="minitape"):
         minitape_logger = logging.getLogger("minitape")
@@ -298,7 +299,7 @@ def test_persistent_gradient_inside_block_is_recorded_and_warns_once_per_line(ca
     # (TF logs it the first time for each calling line: start counting afresh, so an earlier
     # test's warning cannot make this one pass without a warning; golden case
     # course_nb06_persistent_inside_warns_once_per_calling_line)
-    monkeypatch.setattr(tape_module, "_log_counts", {})
+    monkeypatch.setattr(logs, "_log_counts", {})
     x = tf.Variable(3.0)
 
     def inside():

@@ -19,8 +19,9 @@ from .. import dtypes
 from ..clip_ops import clip_by_global_norm, clip_by_norm
 from ..errors import InvalidArgumentError
 from ..function import init_scope
+from ..logs import logger
 from ..ops import Mul, cast, clip_by_value, maximum, sqrt, square, zeros_like
-from ..tape import apply, logger
+from ..tape import apply
 from ..tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable
 from ._config import from_config
 
