@@ -85,7 +85,7 @@ def batch_jacobian(
         raise RuntimeError(_ONE_SHOT.replace("to compute", "tocompute"))
     _unconnected(unconnected_gradients)
     target = target_tensor(checked_jacobian_target(target, "batch_jacobian"))
-    checked_batch_source(source)
+    source = checked_batch_source(as_seen_by_tapes(source))  # (a Keras 3 variable: its own)
     tshape, sshape = target._value.shape, source._read_value().shape
     for shape in (tshape, sshape):
         if len(shape) < 2:

@@ -86,6 +86,7 @@ def gradient_args(target, sources, output_gradients):
     sources. Checked in TF's order: the dtype of every target, then of every source, then
     that each one is a tensor (TF's missing `_id`), then the output gradients."""
     targets, sources = nest.flatten(target), nest.flatten(sources)
+    targets = [as_seen_by_tapes(t) for t in targets]  # (a Keras 3 variable: its tf.Variable)
     for t in targets:
         if not _is_tensor(t) and not _reads_as_dtype(t):
             raise _not_a_dtype(t, _not_a_target(t))

@@ -422,3 +422,22 @@ def keras_fit_adds_the_regularizer_losses(tf):
     model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse")
     history = model.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False).history
     return [history, model.evaluate(x, y, verbose=0)]
+
+
+@case(message=True)
+def keras_variables_wherever_a_tape_takes_a_tensor(tf):
+    # the TF guide's Jacobian of a layer's kernel, and the other places a tape takes a tensor:
+    # a layer's Keras 3 variable is read as the tf.Variable it holds
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(2)
+    layer = tf.keras.layers.Dense(3, activation="sigmoid")
+    x = tf.constant([[1.0, 2.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        y = layer(x)
+    return [
+        tape.jacobian(y, layer.kernel),
+        tape.jacobian(y, layer.trainable_variables),
+        tape.gradient(layer.kernel, layer.kernel),
+        tape.gradient(y, {"k": layer.kernel, "b": layer.bias}),
+        attempt(tape.batch_jacobian, y, layer.kernel),
+    ]
