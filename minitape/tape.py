@@ -12,7 +12,7 @@ This file is the heart of minitape. Read it top to bottom:
    plus a set of watched ids ("these tensors lead back to something we watch").
 3. `_backward`: walks the entries in reverse, asks each op's VJP rule (the table in
    `grads.py`) for its inputs' gradients, and *adds* them into a dict keyed by tensor id:
-   notebook 12's walk, plus what TF needs. (One shortcut, `_bare_step`, marked as such and
+   notebook 15's walk, plus what TF needs. (One shortcut, `_bare_step`, marked as such and
    skippable: when nothing would record the walk, the common ops run numpy twins of their
    rules, the same arithmetic minus tensors no one needs.)
 
@@ -211,7 +211,7 @@ def _note_cut(tapes, op, inputs, out):
 def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step=None, bare=False):
     """The reverse walk: {tensor id: gradient of the targets} for the ids in `keep`.
 
-    Notebook 12's `backward`, plus what TF needs: each target starts from a gradient of its
+    Notebook 15's `backward`, plus what TF needs: each target starts from a gradient of its
     own (`output_gradients`); a gradient no one asked for is dropped once used (less memory);
     an op may have one rule for all its inputs; every recorded read of a variable is a tensor
     of its own (`reads`: read id -> variable id), whose gradient is added onto the variable

@@ -69,19 +69,19 @@ ANSWERS = {
     "09.1": (8, "496696332d861e9a"),
     "09.2": (4, "13fd6f27c6622aac"),
     "09.3": (0, "5592601d746c284c"),
-    "10.1": (3, "8d5888abff73cb97"),
-    "10.2": (3, "3bce8af1fc2f17e3"),
-    "10.3": (0, "c2db8e5561e7ec79"),
-    "10.4": (0, "69bf1470cb3313f3"),
-    "11.1": (3, "2bc543be66d11c8e"),
-    "11.2": (0, "c96163c88b3e25ac"),
-    "11.3": (3, "d0a9a58222b4c78e"),
-    "11.4": (3, "b6533694efde726e"),
-    "12.1": (3, "587ae3d3ea425ec6"),
-    "12.2": (3, "6a78888d23546ed3"),
-    "12.3": (3, "e278a7aaa282d946"),
-    "12.5": (3, "63e8fc37532908f3"),
-    "12.4": (3, "9890193b756e6251"),
+    "12.1": (3, "f68ddd254572e497"),
+    "12.2": (3, "c64d6e48d50c2b60"),
+    "12.3": (0, "1c18d45d7c39c6de"),
+    "12.4": (0, "063d5103a6d60ee1"),
+    "13.1": (3, "6803eb53b39c0ab5"),
+    "13.2": (0, "f4bf40e0db39fb54"),
+    "13.3": (3, "5614570fc94d9b35"),
+    "13.4": (3, "ac14e31ca16f5819"),
+    "15.1": (3, "5deb234d705057ee"),
+    "15.2": (3, "59ff3fd30c76fe8b"),
+    "15.3": (3, "5f93e7ce62fd4e8c"),
+    "15.5": (3, "28723a7c38136cd3"),
+    "15.4": (3, "861c0d45d50d9b67"),
 }
 
 # what a wrong answer is told
@@ -120,19 +120,19 @@ HINTS = {
     "09.1": "tf.nn.l2_loss(w) is sum(w²) / 2",
     "09.2": "clip_by_global_norm returns (clipped list, global norm)",
     "09.3": "which function has an infinite slope at 0?",
-    "10.1": "count the rounds until the value reaches 10: the tape sees one multiplication each",
-    "10.2": "tf.cond, run eagerly, calls one function: which variable did the tape see read?",
-    "10.3": "a Python argument is part of the signature: count the different values of the flag",
-    "10.4": "a new shape, a new Python value or a new dtype traces again",
-    "11.1": "watch x with the tangent v in a ForwardAccumulator, compute f inside, then acc.jvp(f)",
-    "11.2": "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
-    "11.3": "ForwardAccumulator(p, v) around a GradientTape; acc.jvp of the tape's gradient",
-    "11.4": "record y under a tape watching W4; output_gradients takes a tensor of y's shape",
-    "12.1": "exp's rule is g * exp(x); call inner.gradient() inside the outer tape's block",
-    "12.2": "reset empties entries and watched; v is read again afterwards, x is not watched again",
-    "12.3": "one backward walk, then one grads.get(s.id) per source (None where no path leads)",
-    "12.5": "Sum's rule is g + 0.0 * x; sum dw and db over the points before each step",
-    "12.4": "three tapes, all watching x, each gradient() inside every tape further out",
+    "12.1": "count the rounds until the value reaches 10: the tape sees one multiplication each",
+    "12.2": "tf.cond, run eagerly, calls one function: which variable did the tape see read?",
+    "12.3": "a Python argument is part of the signature: count the different values of the flag",
+    "12.4": "a new shape, a new Python value or a new dtype traces again",
+    "13.1": "watch x with the tangent v in a ForwardAccumulator, compute f inside, then acc.jvp(f)",
+    "13.2": "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
+    "13.3": "ForwardAccumulator(p, v) around a GradientTape; acc.jvp of the tape's gradient",
+    "13.4": "record y under a tape watching W4; output_gradients takes a tensor of y's shape",
+    "15.1": "exp's rule is g * exp(x); call inner.gradient() inside the outer tape's block",
+    "15.2": "reset empties entries and watched; v is read again afterwards, x is not watched again",
+    "15.3": "one backward walk, then one grads.get(s.id) per source (None where no path leads)",
+    "15.5": "Sum's rule is g + 0.0 * x; sum dw and db over the points before each step",
+    "15.4": "three tapes, all watching x, each gradient() inside every tape further out",
 }
 
 
@@ -288,7 +288,7 @@ def reveal(guess, outcome, decimals=3):
     print(f"your guess: {_short(guess)} | what happened: {shown} -> {verdict}")
 
 
-# -- notebook 12: the learner's own `record` and backward walk, checked piece by piece --------
+# -- notebook 15: the learner's own `record` and backward walk, checked piece by piece --------
 def _first_problem(tests):
     """The message of the first test that fails (a test returns None when it passes)."""
     for test in tests:
@@ -306,7 +306,7 @@ def _report(what, problem):
 
 
 def check_record(record, Tensor, GradientTape):
-    """Try a learner's `record(name, forward, inputs, rules)` (notebook 12, section 3) on small
+    """Try a learner's `record(name, forward, inputs, rules)` (notebook 15, section 3) on small
     recordings, and say which piece does not work yet."""
     rules = [lambda g: g, lambda g: g]
 
@@ -384,7 +384,7 @@ def check_record(record, Tensor, GradientTape):
 
 
 def check_backward(backward, Tensor):
-    """Try a learner's `backward(entries, watched, target)` (notebook 12, section 4) on
+    """Try a learner's `backward(entries, watched, target)` (notebook 15, section 4) on
     recordings made by hand, and say which piece does not work yet."""
 
     def entry(name, inputs, value, rules):

@@ -72,7 +72,7 @@ SKIP = {
         "nb03-38g": EXPLAIN,
         "nb03-38i": EXPLAIN,
     },
-    "notebooks/10_control_flow.ipynb": {
+    "notebooks/12_control_flow.ipynb": {
         "nb03-cf-01": ENTRIES,
         "nb03-cf-04": ENTRIES,
         "nb03-cf-06": ENTRIES,
@@ -126,11 +126,11 @@ SKIP = {
         "of a traced graph (TF compiles its graphs, and has no such attribute)",
         "09-custom-tr-039": ENTRIES,
     },
-    "notebooks/11_forward_mode_and_jacobians.ipynb": {
+    "notebooks/13_forward_mode_and_jacobians.ipynb": {
         "10-forward-mo-030c": ENTRIES,
         "10-forward-mo-032": VIZ,
     },
-    "notebooks/12_build_your_own_tape.ipynb": {
+    "notebooks/15_build_your_own_tape.ipynb": {
         "11-build-you-007": "compares the home-made tape stack with minitape's "
         "(minitape.context.STATE), which TF's tapes do not use",
         "11-build-you-013": ENTRIES,
@@ -152,14 +152,14 @@ SKIP = {
         "06-solutions-009": ENTRIES,
         "06-solutions-010": after("06-solutions-009", "answer_3"),
     },
-    "notebooks/solutions/10_solutions.ipynb": {
+    "notebooks/solutions/12_solutions.ipynb": {
         "nb10-s-01a": ENTRIES,
     },
 }
 
 DIFFERS = {
     # AutoGraph's converted code: the same shape, TF's with more around it.
-    ("notebooks/10_control_flow.ipynb", "nb10-ag-01"): (
+    ("notebooks/12_control_flow.ipynb", "nb10-ag-01"): (
         "tf.autograph.to_code: TF's converted code also wraps the body in ag__.FunctionScope, "
         "every load in ag__.ld, every call in ag__.converted_call, and the return in "
         "do_return/retval_; minitape's has the same functions and the same ag__.if_stmt call "
@@ -183,7 +183,7 @@ DIFFERS = {
     ("notebooks/03_what_gets_watched.ipynb", "nb03-30"): LOGGED,
     ("notebooks/07_gans.ipynb", "07-gans-037"): LOGGED,
     ("notebooks/05_higher_order.ipynb", "05-higher-or-033"): PFOR,
-    ("notebooks/11_forward_mode_and_jacobians.ipynb", "10-forward-mo-035"): PFOR,
+    ("notebooks/13_forward_mode_and_jacobians.ipynb", "10-forward-mo-035"): PFOR,
     ("notebooks/09_custom_training_step.ipynb", "09-custom-tr-021a"): (
         "TF's CheckNumerics error, raised in the backward pass, begins with {{function_node "
         "__wrapped__CheckNumerics_device_/job:localhost/replica:0/task:0/device:CPU:0}} and ends "
