@@ -1,7 +1,7 @@
 """minitape/course/checks.py, the course's self-checks, judges fairly: every exercise rejects a
 wrong answer and accepts the right one in more than one spelling; a count must be a whole
 number; the tolerance is one unit of the decimals the exercise asks for, whatever the learner
-typed; 08.3 is worked out from the notebook's own critic."""
+typed; 07.3 and 08.3 are worked out from the notebook's own networks."""
 
 from functools import partial
 
@@ -39,7 +39,6 @@ RIGHT = {
     "06.4": [-3.5999999046325684, 0.0],
     "07.1": {"D_X", "D_Y", "F"},
     "07.2": (-0.006692850962281227, -0.9933071732521057),
-    "07.3": 0.0,
     "08.1": 16.0,
     "08.2": [4.799999713897705, -6.399996280670166],
     "08.4": (1.0, 1.1999999284744263, 1.5999990701675415),
@@ -163,6 +162,32 @@ def test_08_3_is_worked_out_from_the_notebooks_own_critic():
         assert checks.is_correct("08.3", np.float32(penalty), using=(tf, critic, points))
         assert not checks.is_correct("08.3", penalty + 0.01, using=(tf, critic, points))
     assert not checks.is_correct("08.3", penalty)  # (nothing to work it out from)
+
+
+def test_07_3_is_worked_out_from_the_notebooks_own_networks():
+    bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+
+    def generator_loss(fake_output):
+        return bce(tf.ones_like(fake_output), fake_output)
+
+    noise = tf.constant(np.linspace(-1.0, 1.0, 8, dtype=np.float32).reshape(8, 1))
+    for seed in (1, 2):  # networks made again (a cell re-run) have another answer
+        tf.keras.utils.set_random_seed(seed)
+        generator = tf.keras.Sequential(
+            [tf.keras.layers.Dense(4, activation="relu"), tf.keras.layers.Dense(1)]
+        )
+        discriminator = tf.keras.Sequential(
+            [tf.keras.layers.Dense(4, activation="relu"), tf.keras.layers.Dense(1)]
+        )
+        with tf.GradientTape(persistent=True) as tape:
+            loss = generator_loss(discriminator(generator(noise)))
+        by_parts = [tape.gradient(loss, v) for v in discriminator.trainable_variables]
+        total = float(np.sum([np.sum(g.numpy()) for g in by_parts]))
+        using = (tf, generator, discriminator, generator_loss, noise)
+        assert checks.is_correct("07.3", total, using=using)
+        assert checks.is_correct("07.3", np.float32(total), using=using)
+        assert not checks.is_correct("07.3", total + 0.01, using=using)
+    assert not checks.is_correct("07.3", total)  # (nothing to work it out from)
 
 
 def test_reveal_agrees_whatever_the_spelling(capsys):

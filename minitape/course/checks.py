@@ -61,7 +61,7 @@ ANSWERS = {
     "06.4": (3, "c34f460d5e29906c"),
     "07.1": (0, "f2188fdf2918b10a"),
     "07.2": (3, "9465e982b20d47e2"),
-    "07.3": (5, "c74c04d23d5fd03d"),
+    "07.3": (3, "computed"),
     "08.1": (3, "e1ea3596b0b2258a"),
     "08.2": (3, "56d231d0fd180290"),
     "08.3": (4, "computed"),
@@ -112,7 +112,8 @@ HINTS = {
     "06.4": "wrap r + γ·v[1] in tf.stop_gradient",
     "07.1": "follow both arguments back: which networks made disc_real_y and disc_fake_x?",
     "07.2": "watch a constant logit and use tf.math.log and tf.sigmoid",
-    "07.3": "the same tensors give the same gradients: the difference should be tiny",
+    "07.3": "one persistent tape, three gradient() calls; the third: gen_loss against "
+    "discriminator.trainable_variables; add up tf.reduce_sum of each gradient",
     "08.1": "the gradient of a linear function is its weight vector, everywhere",
     "08.2": "compute the penalty inside an outer tape, then take its gradient with respect to w",
     "08.3": "take the norm over the last axis of the (64, 1, 2) result",
@@ -272,8 +273,17 @@ def _gradient_penalty(tf, critic, points):
     return tf.reduce_mean((tf.sqrt(tf.reduce_sum(tf.square(grads), axis=-1)) - 1.0) ** 2)
 
 
+def _generator_loss_for_discriminator(tf, generator, discriminator, generator_loss, noise):
+    """07.3: the sum of every entry of d(generator loss)/d(discriminator's variables)."""
+    with tf.GradientTape() as tape:
+        fake_output = discriminator(generator(noise, training=True), training=True)
+        loss = generator_loss(fake_output)
+    grads = tape.gradient(loss, discriminator.trainable_variables)
+    return sum(float(tf.reduce_sum(g)) for g in grads)
+
+
 # exercises whose answer is worked out at check time from the objects the notebook passes
-COMPUTED = {"08.3": _gradient_penalty}
+COMPUTED = {"07.3": _generator_loss_for_discriminator, "08.3": _gradient_penalty}
 
 
 def reveal(guess, outcome, decimals=3):
