@@ -175,6 +175,21 @@ def _theoretical_jacobian(f, y_shape, y_dtype, xs, param):
         if grad is not None:
             jacobian[row, :] = np.ravel(grad._value)
         dy.flat[row] = 0
+    if jacobian.shape[0] == 0:  # an empty y: TF runs the gradient once anyway, and checks it
+        with GradientTape() as tape:
+            tape.watch(x)
+            y = f(*xs)
+        grad = tape.gradient(y, x, output_gradients=constant(dy))
+        if grad is None:
+            raise AttributeError(
+                "'NoneType' object has no attribute 'shape' (the gradient of the empty y with "
+                f"respect to argument {param} is None: y does not depend on it)"
+            )
+        if tuple(grad.shape) != tuple(x.shape):
+            expected, got = tuple(x.shape), tuple(grad.shape)
+            raise ValueError(f"Empty gradient has wrong shape: expected {expected}, got {got}")
+        if np.any(grad._value):
+            raise ValueError("Empty tensor with nonzero gradients")
     return jacobian
 
 

@@ -99,3 +99,25 @@ def test_compute_gradient_moves_the_point_whatever_the_layout(layout):
     theoretical, numerical = tf.test.compute_gradient(lambda x: x * x, [x])
     np.testing.assert_allclose(theoretical[0], by_hand)
     np.testing.assert_allclose(numerical[0], by_hand, rtol=1e-6)
+
+
+def test_compute_gradient_of_an_empty_output_checks_the_gradient_once():
+    @tf.custom_gradient
+    def wrong_shape(x):
+        return x[:0] * 1.0, lambda dy: tf.ones([2, 2])
+
+    @tf.custom_gradient
+    def nonzero(x):
+        return x[:0] * 1.0, lambda dy: tf.ones_like(x)
+
+    x = [np.ones(3, np.float32)]
+    theoretical, numerical = tf.test.compute_gradient(lambda v: v[:0] * 2.0, x)
+    assert theoretical[0].shape == numerical[0].shape == (0, 3)
+    with pytest.raises(
+        ValueError, match=r"Empty gradient has wrong shape: expected \(3,\), got \(2, 2\)"
+    ):
+        tf.test.compute_gradient(wrong_shape, x)
+    with pytest.raises(ValueError, match="Empty tensor with nonzero gradients"):
+        tf.test.compute_gradient(nonzero, x)
+    with pytest.raises(AttributeError, match="'NoneType' object has no attribute 'shape'"):
+        tf.test.compute_gradient(lambda v: tf.zeros([0]), x)

@@ -967,6 +967,26 @@ def cg_errors(tf):
 
 
 @case(message=True)
+def cg_empty_output_gradient_checked_once(tf):
+    # an empty y has no rows to check, so TF runs the gradient once and checks its shape and zeros
+    @tf.custom_gradient
+    def wrong_shape(x):
+        return x[:0] * 1.0, lambda dy: tf.ones([2, 2])
+
+    @tf.custom_gradient
+    def nonzero(x):
+        return x[:0] * 1.0, lambda dy: tf.ones_like(x)
+
+    x = [np.ones(3, np.float32)]
+    return [
+        tf.test.compute_gradient(lambda v: v[:0] * 2.0, x),
+        attempt(tf.test.compute_gradient, wrong_shape, x),
+        attempt(tf.test.compute_gradient, nonzero, x),
+        type(attempt(tf.test.compute_gradient, lambda v: tf.zeros([0]), x)).__name__,
+    ]
+
+
+@case(message=True)
 def cg_integer_argument_message(tf):
     return tf.test.compute_gradient(lambda x: x * 2, [tf.constant(3)])
 
