@@ -167,7 +167,7 @@ def _run_while(branches, ins, vals):
     if not one_op:
         return [_snapshot(t._value, next_id()) for t in current] + stacked
     captured = (ins[n:], [vals[s] for s in ins[n:]])
-    return _record_while(branches, first, captured, current, stacked) + stacked
+    return _record_while(branches, first, captured, current, stacked)
 
 
 def _stack_history(values, first):
@@ -179,10 +179,13 @@ def _stack_history(values, first):
 
 def _record_while(branches, initial, captured, finals, history):
     """Record a while loop that ran as one op (`While`), from its initial loop variables, the
-    tensors its body captured and the variables, to its final loop variables. Its gradient
-    walks the iterations backwards, itself a while loop: at iteration k, the gradient of the
-    body at the loop variables it started from (`history`, row k), by `_branch_gradients`.
-    Traced, that loop is a while node too, and replays."""
+    tensors its body captured and the variables, to its final loop variables and their
+    `history` (each one's values at the start of every iteration, stacked). Its gradient walks
+    the iterations backwards, itself a while loop: at iteration k, the gradient of the body at
+    the loop variables it started from (history row k), by `_branch_gradients`, plus what
+    reached history row k itself. Traced, that loop is a while node too, and replays. The
+    history it reads is the op's own output, so a tape that records the gradient sees how the
+    history depends on the inputs: second derivatives hold."""
     body = branches.graphs[1]
     slots, tensors = captured
     n = len(initial)
@@ -192,18 +195,34 @@ def _record_while(branches, initial, captured, finals, history):
     carried = [i for i in range(n) if initial[i].dtype.is_floating]
     summed = [i for i in range(n, len(sources)) if sources[i].dtype.is_floating]
 
+    results = []  # (the op's outputs, once recorded: finals, then the history)
+
     def vjp_all(g, ans, ins):
         upstream = _upstream(g, finals)
+        parts = g.parts if type(g) is _Cotangents else [g]
 
         # (row k of the history is row k + 1 of `padded`: the backward loop's body is traced
         # once even when the loop ran no iteration, at k = -1)
-        padded = [
-            concat([Tensor(np.zeros_like(h._value[:1], shape=(1,) + h.shape[1:])), h], 0)
-            for h in history
-        ]
+        def padded(stack):
+            return concat(
+                [Tensor(np.zeros_like(stack._value[:1], shape=(1,) + stack.shape[1:])), stack], 0
+            )
+
+        rows = [padded(h) for h in results[n:]]
+        # (what reached each history row itself: only when a tape differentiates a gradient)
+        reached = [None if u is None else padded(u) for u in parts[n:]]
+
+        trace = getattr(STATE.tracer, "root", None)
+        if trace is not None and any(r is not None for r in reached):
+            # (a second derivative through the loop, taken inside the function: its ops are
+            # shaped by the iterations that ran at this trace, so it cannot serve other counts)
+            trace.unreplayable = "takes a second derivative through a tf.while_loop inside itself"
+
+        def plus_reached(grad, i, k):
+            return grad if reached[i] is None else grad + gather(reached[i], k + 1)
 
         def step(k, g_vars, g_sum):
-            at_k = [gather(h, k + 1) for h in padded]
+            at_k = [gather(h, k + 1) for h in rows]
             weights = [Tensor(np.zeros_like(r._value)) for r in finals]
             for i, gv in zip(carried, g_vars):
                 weights[i] = gv
@@ -212,11 +231,11 @@ def _record_while(branches, initial, captured, finals, history):
             )
             return (
                 k - 1,
-                [grads[i] for i in carried],
+                [plus_reached(grads[i], i, k) for i in carried],
                 [a + grads[i] for a, i in zip(g_sum, summed)],
             )
 
-        last = apply(_LENGTH, history[0]) - 1
+        last = apply(_LENGTH, results[n]) - 1
         zeros = [Tensor(np.zeros_like(sources[i]._read_value())) for i in summed]
         _, g_vars, g_sum = while_loop(
             lambda k, g_vars, g_sum: k >= 0,
@@ -230,7 +249,8 @@ def _record_while(branches, initial, captured, finals, history):
             out[i] = gs
         return out
 
-    return _as_one_op("While", inputs, finals, vjp_all)
+    results.extend(_as_one_op("While", inputs, finals + history, vjp_all))
+    return results
 
 
 def _as_one_op(name, inputs, results, vjp_all):

@@ -91,3 +91,33 @@ def test_get_static_value_inside_function():
     f(tf.constant(1.0))
     assert seen == [(None, 2.0)]
     np.testing.assert_array_equal(tf.get_static_value(tf.constant([1, 2])), [1, 2])
+
+
+def test_second_derivative_through_a_traced_while_loop():
+    # y = x ** n by a loop in a tf.function: y'' = n (n - 1) x ** (n - 2), by hand
+    @tf.function
+    def power(x, n):
+        body = lambda i, y: (i + 1, y * x)  # noqa: E731
+        return tf.while_loop(lambda i, y: i < n, body, [0, tf.constant(1.0)])[1]
+
+    @tf.function
+    def inside(x, n):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = power(x, n)
+            g = inner.gradient(y, x)
+        return outer.gradient(g, x)
+
+    for x0, n in [(2.0, 3), (3.0, 4), (1.5, 2)]:
+        x = tf.constant(x0)
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = power(x, tf.constant(n))
+            g = inner.gradient(y, x)
+        expected = n * (n - 1) * x0 ** (n - 2)
+        assert float(outer.gradient(g, x)) == pytest.approx(expected)
+        assert float(inside(x, tf.constant(n))) == pytest.approx(expected)

@@ -944,6 +944,51 @@ def cg_arguments(tf):
 
 
 @case
+def while_loop_in_function_second_derivatives(tf):
+    # a tf.while_loop traced in a tf.function, differentiated twice: by nested tapes around the
+    # call, by one persistent tape (with a variable the body reads), and by nested tapes inside
+    # the function, whose trace serves two points
+    v = tf.Variable(1.5)
+
+    @tf.function
+    def cube(x):
+        body = lambda i, y: (i + 1, y * x)  # noqa: E731
+        return tf.while_loop(lambda i, y: i < 3, body, [0, tf.constant(1.0)])[1]
+
+    @tf.function
+    def mixed(x):
+        body = lambda i, y: (i + 1, y * x + v * y)  # noqa: E731
+        return tf.while_loop(lambda i, y: i < 3, body, [0, tf.constant(1.0)])[1]
+
+    @tf.function
+    def inside(x, n):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                body = lambda i, y: (i + 1, y * x)  # noqa: E731
+                y = tf.while_loop(lambda i, y: i < n, body, [0, tf.constant(1.0)])[1]
+            g = t1.gradient(y, x)
+        return g, t2.gradient(g, x)
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            y = cube(x)
+        g = t1.gradient(y, x)
+    out = [y, g, t2.gradient(g, x)]
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = mixed(x)
+        gx, gv = t.gradient(y, [x, v])
+    out += [y, gx, gv, t.gradient(gx, [x, v]), t.gradient(gv, v)]
+    out += [inside(x, tf.constant(3)), inside(tf.constant(3.0), tf.constant(4))]
+    return out + [inside.experimental_get_tracing_count()]
+
+
+@case
 def cg_inputs_in_any_memory_layout(tf):
     # numpy inputs that are not C-contiguous: the numerical Jacobian must still move each element
     a = np.array([[1.0, -2.0, 3.0], [0.5, -1.5, 2.5]])
