@@ -51,7 +51,8 @@ from .context import STATE
 from .creation_ops import zeros
 from .dtypes import as_dtype
 from .errors import InvalidArgumentError, OpError, OutOfRangeError, invalid
-from .math_ops import logical_and
+from .logs import _log_deprecated_once
+from .math_ops import logical_and, stop_gradient
 from .tensor import Tensor, Variable, _traced, convert_to_tensor
 
 __all__ = [
@@ -380,6 +381,14 @@ def while_loop(
     loop_vars = _read_variables(loop_vars)
     if not loop_vars:
         raise ValueError("'loop_vars' must be provided.")
+    if not back_prop:
+        _log_deprecated_once(
+            "while_loop back_prop",
+            "calling while_loop (from minitape.control_flow) with back_prop=False",
+            "back_prop=False is deprecated. Consider using tf.stop_gradient instead.\n"
+            "Instead of:\nresults = tf.while_loop(c, b, vars, back_prop=False)\nUse:\n"
+            "results = tf.nest.map_structure(tf.stop_gradient, tf.while_loop(c, b, vars))",
+        )
     len(loop_vars)  # (TF asks: a scalar tensor or a number fails here with a TypeError)
     if maximum_iterations is not None:
         maximum_iterations = convert_to_tensor(maximum_iterations)
@@ -401,7 +410,10 @@ def while_loop(
     if graph is not None:
         result = graph_while(graph, cond, body, loop_vars)
         if result is not None:
-            return result[1] if maximum_iterations is not None else result
+            result = result[1] if maximum_iterations is not None else result
+            # (as TF's graph loop: back_prop=False stops the results' gradients; eagerly, TF
+            # ignores it)
+            return result if back_prop else nest.map_structure(stop_gradient, result)
     structure = list(loop_vars)
     while cond(*loop_vars):
         loop_vars = body(*loop_vars)

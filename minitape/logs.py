@@ -36,3 +36,25 @@ def _log_first_n(key, n, msg, *args):
 
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+_deprecated = set()
+
+
+def _log_deprecated_once(key, what, instructions):
+    """TF's deprecation warning (its `deprecated_arg_values(..., warn_once=True)`): said once,
+    naming the line of the program that got there first."""
+    if key in _deprecated:
+        return
+    _deprecated.add(key)
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+    where = f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame else "<unknown>"
+    logger.warning(
+        "From %s: %s is deprecated and will be removed in a future version.\n"
+        "Instructions for updating:\n%s",
+        where,
+        what,
+        instructions,
+    )

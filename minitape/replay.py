@@ -140,39 +140,55 @@ def _run_while(branches, ins, vals):
     stacked: what its gradient reads (`_record_while`)."""
     test, body = branches.graphs
     n = len(body.inputs)
-    current = [vals[s] for s in ins[:n]]
+    first = [vals[s] for s in ins[:n]]
     history = []
     one_op = branches.keeps_history and STATE.tapes
     saved = STATE.tapes
     if one_op:
         STATE.tapes = []  # (the iterations' own ops are not recorded: the one op stands for them)
     try:
-        while True:
-            for slot, t in zip(body.inputs, current):
-                vals[slot] = t
-            _execute(test.nodes, vals)
-            if not vals[test.outputs[0]]._value:
-                break
-            history.append(current)
-            _execute(body.nodes, vals)
-            current = [vals[s] for s in body.outputs]
+        current = _iterate(test, body, first, vals, history)
     finally:
         STATE.tapes = saved
     if not branches.keeps_history:
         return _node_outputs(branches, current, [vals[s] for s in ins[n:]])
-    first = [vals[s] for s in ins[:n]]
-    stacked = [
-        Tensor(_stack_history([h[j]._value for h in history], first[j]._value)) for j in range(n)
-    ]
+    stacked = [_stack_history([h[j]._value for h in history], first[j]._value) for j in range(n)]
+    if any(h is None for h in stacked):
+        # A loop variable changed shape (a `shape_invariants` loop): its values do not stack.
+        # With a tape listening the iterations run again, their ops recorded as an eager
+        # loop's are (a gradient taken inside the function then runs it as a trace on every
+        # call: `_output_vjp`); the history slots stay empty (nothing reads them then).
+        if one_op:
+            current = _iterate(test, body, first, vals)
+        return _node_outputs(branches, current, [vals[s] for s in ins[n:]]) + [None] * n
+    stacked = [Tensor(h) for h in stacked]
     if not one_op:
         return [_snapshot(t._value, next_id()) for t in current] + stacked
     captured = (ins[n:], [vals[s] for s in ins[n:]])
     return _record_while(branches, first, captured, current, stacked)
 
 
+def _iterate(test, body, current, vals, history=None):
+    """Run a while node's test and body from the loop variables `current` until the test
+    fails; return the final loop variables (and append each iteration's to `history`)."""
+    while True:
+        for slot, t in zip(body.inputs, current):
+            vals[slot] = t
+        _execute(test.nodes, vals)
+        if not vals[test.outputs[0]]._value:
+            return current
+        if history is not None:
+            history.append(current)
+        _execute(body.nodes, vals)
+        current = [vals[s] for s in body.outputs]
+
+
 def _stack_history(values, first):
-    """A loop variable's values at the start of each iteration, stacked (none: shape 0)."""
+    """A loop variable's values at the start of each iteration, stacked (none: shape 0; None
+    when its shape changed from one iteration to the next)."""
     if values:
+        if any(np.shape(v) != np.shape(values[0]) for v in values):
+            return None
         return np.stack(values)
     return np.zeros((0,) + np.shape(first), np.asarray(first).dtype)
 

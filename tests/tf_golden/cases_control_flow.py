@@ -989,6 +989,71 @@ def while_loop_in_function_second_derivatives(tf):
 
 
 @case
+def while_loop_in_function_from_tfs_while_v2_tests(tf):
+    # the patterns of TF's while_v2 tests: two loops in a row, back_prop=False (a graph loop's
+    # results stop their gradients; eagerly TF ignores it), a loop variable that grows
+    # (shape_invariants) with the tape around and inside, a cond in the body twice
+    # differentiated, and a gradient used by a second loop
+    x = tf.constant(2.0)
+
+    def grad_of(f, *args):
+        with tf.GradientTape() as t:
+            t.watch(args[0])
+            y = f(*args)
+        return [y, t.gradient(y, args[0])]
+
+    @tf.function
+    def two_loops(x):
+        y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), [0, x])[1]
+        return tf.while_loop(lambda i, z: i < 2, lambda i, z: (i + 1, z + y * y), [0, y])[1]
+
+    def no_backprop(x):
+        return tf.while_loop(lambda v: v < 100.0, lambda v: (v * x,), (x,), back_prop=False)[0]
+
+    def growing(x):
+        i = tf.constant(0)
+        invariants = [i.shape, tf.TensorShape([None])]
+        body = lambda i, s: (i + 1, tf.concat([s, s * x], 0))  # noqa: E731
+        s = tf.while_loop(lambda i, s: i < 3, body, [i, tf.reshape(x, [1])], invariants)[1]
+        return tf.reduce_sum(s)
+
+    @tf.function
+    def growing_inside(x):
+        return grad_of(growing, x)
+
+    @tf.function
+    def cond_in_loop(x):
+        body = lambda i, y: (i + 1, tf.cond(y > 5.0, lambda: y * 0.5, lambda: y * x))  # noqa: E731
+        return tf.while_loop(lambda i, y: i < 4, body, [0, x])[1]
+
+    @tf.function
+    def iterated(x):
+        g = grad_of(
+            lambda x: tf.while_loop(
+                lambda i, y: i < 2, lambda i, y: (i + 1, tf.sin(y) * x), [0, x]
+            )[1],
+            x,
+        )[1]
+        return grad_of(
+            lambda x: tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, y * g), [0, x])[1], x
+        )
+
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        y, g = grad_of(cond_in_loop, x)
+    return [
+        grad_of(two_loops, x),
+        grad_of(tf.function(no_backprop), x),
+        grad_of(no_backprop, x),
+        grad_of(tf.function(growing), x),
+        growing_inside(x),
+        growing_inside(tf.constant(3.0)),
+        [y, g, t2.gradient(g, x)],
+        iterated(x),
+    ]
+
+
+@case
 def cg_inputs_in_any_memory_layout(tf):
     # numpy inputs that are not C-contiguous: the numerical Jacobian must still move each element
     a = np.array([[1.0, -2.0, 3.0], [0.5, -1.5, 2.5]])
