@@ -1054,6 +1054,47 @@ def while_loop_in_function_from_tfs_while_v2_tests(tf):
 
 
 @case
+def while_loop_in_function_from_tfs_control_flow_ops_tests(tf):
+    # testWhileGrad_Shape, _BaseShape, _Square (with a cond after the loop) and a body that
+    # stops part of its gradient, each with the tape inside a tf.function
+    def traced_gradient(loop):
+        @tf.function
+        def run(x):
+            with tf.GradientTape() as t:
+                t.watch(x)
+                target = loop(x)
+            return t.gradient(target, x)
+
+        return run
+
+    def growing(x):  # v is [2.0], then as long as x
+        invariants = [tf.TensorShape([]), tf.TensorShape(None)]
+        body = lambda i, v: [i + 1, x * v]  # noqa: E731
+        return tf.while_loop(lambda i, v: i < 5, body, [0, tf.constant([2.0])], invariants)[1]
+
+    def no_iteration(x):
+        r = tf.while_loop(
+            lambda v: tf.constant(False), lambda v: [v * x], [tf.constant([2.0, 2.0])]
+        )
+        return [r, tf.square(x)]
+
+    def square_then_cond(v):
+        r = tf.while_loop(lambda v: v < 100.0, tf.square, [v])[0]
+        return tf.cond(tf.less(1, 2), lambda: r, lambda: v)
+
+    def partly_stopped(x):
+        body = lambda i, v: [i + 1, tf.stop_gradient(v * x) + v]  # noqa: E731
+        return tf.while_loop(lambda i, v: i < 3, body, [0, x])[1]
+
+    return [
+        traced_gradient(growing)(tf.constant([3.0, 4.0])),
+        traced_gradient(no_iteration)(tf.constant([1.0, 2.0])),
+        traced_gradient(square_then_cond)(tf.constant(2.0)),
+        traced_gradient(partly_stopped)(tf.constant(2.0)),
+    ]
+
+
+@case
 def cg_inputs_in_any_memory_layout(tf):
     # numpy inputs that are not C-contiguous: the numerical Jacobian must still move each element
     a = np.array([[1.0, -2.0, 3.0], [0.5, -1.5, 2.5]])
