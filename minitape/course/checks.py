@@ -24,6 +24,9 @@ tuple of strings (compared as a set), or an exception class.
 
 A new exercise gets a line in ANSWERS, `"NN.k": (decimals, fingerprint("NN.k", answer, decimals))`
 computed once from the worked solution, and a line in HINTS; its solution notebook shows `correct`.
+A hint that would give the answer away is staged: a pair in HINTS, whose first text teaches the
+method and is shown from the first wrong answer, and whose second, closer to the answer, is added
+from the second wrong answer on.
 """
 
 import hashlib
