@@ -41,6 +41,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
 # One slider per notebook that the browser test moves: notebook -> the start of its description.
 SLIDERS = {
     "notebooks/02_linear_regression.ipynb": "learning rate",  # re-trains: loss curves, fit
+    "notebooks/09_custom_training_step.ipynb": "lr",  # re-trains: the loss curve, its verdict
+    "notebooks/10_tf_function_and_fit.ipynb": "batch size",  # retraces, re-times: the bars
     "notebooks/12_control_flow.ipynb": "x",  # which branch ran: recorded ops, gradient
     "notebooks/13_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
     "notebooks/15_build_your_own_tape.ipynb": "expression",  # a random expression, checked

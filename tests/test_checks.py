@@ -45,6 +45,9 @@ RIGHT = {
     "09.1": 0.000699999975040555,
     "09.2": [[0.23076924681663513, 0.3076923191547394], [0.9230769872665405]],
     "09.3": 0,
+    "10.1": [12.0, 27.0, 1],
+    "10.2": [1, 2, 0.02711479738354683],
+    "10.3": [0.3980003595352173, 0.20646701753139496, 0.18722715973854065],
     "12.1": [10.125, 5.0625],
     "12.2": [2.0, None],
     "12.3": 2,
@@ -69,6 +72,8 @@ WRONG = {
     "00.1": [3.4, 2, "3"],
     "13.2": [[15.4, 29.6], [15, 31]],
     "09.3": [0.4, 1],
+    "10.2": [[2, 2, 0.0271], [1, 1, 0.0271]],
+    "10.3": [[0.0, 0.0, 0.0], [0.333, 0.151, 0.117]],  # (the shortcut's; batches of 32)
     "03.1": [[True, True, True], [1, 0, 0]],
     "07.1": [{"D_X", "F"}, ["D_X", "D_Y", "G"]],
     "15.2": [[6.0, 0.0]],
@@ -196,6 +201,22 @@ def test_reveal_agrees_whatever_the_spelling(capsys):
         assert capsys.readouterr().out.endswith("you were right\n"), (guess, outcome)
     checks.reveal("down", "up")
     assert "not what you guessed" in capsys.readouterr().out
+
+
+def test_a_staged_hint_gives_the_method_first_and_more_from_the_second_miss(capsys):
+    method, closer = checks.HINTS["10.1"]
+    checks._misses.pop("10.1", None)
+    checks.check("10.1", [12.0, 27.0, 2])
+    first = capsys.readouterr().out
+    assert method in first and closer not in first
+    checks.check("10.1", [12.0, 27.0, 2])
+    assert closer in capsys.readouterr().out
+    checks.check("10.1", [12.0, 27.0, 1])
+    assert capsys.readouterr().out == "Exercise 1: correct\n"
+    for name, hint in checks.HINTS.items():  # (a staged hint is a pair of texts)
+        assert isinstance(hint, str) or (
+            len(hint) == 2 and all(isinstance(h, str) for h in hint)
+        ), name
 
 
 # -- notebook 15's checks of the learner's own record and backward walk ------------------------

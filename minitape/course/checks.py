@@ -24,6 +24,9 @@ tuple of strings (compared as a set), or an exception class.
 
 A new exercise gets a line in ANSWERS, `"NN.k": (decimals, fingerprint("NN.k", answer, decimals))`
 computed once from the worked solution, and a line in HINTS; its solution notebook shows `correct`.
+A hint that would give the answer away is staged: a pair in HINTS, whose first text teaches the
+method and is shown from the first wrong answer, and whose second, closer to the answer, is added
+from the second wrong answer on.
 """
 
 import hashlib
@@ -69,6 +72,9 @@ ANSWERS = {
     "09.1": (8, "496696332d861e9a"),
     "09.2": (4, "13fd6f27c6622aac"),
     "09.3": (0, "5592601d746c284c"),
+    "10.1": (3, "466bc3cd6c47d73d"),
+    "10.2": (4, "0e70feb3e2124e99"),
+    "10.3": (3, "eaa32da043c9c797"),
     "12.1": (3, "f68ddd254572e497"),
     "12.2": (3, "c64d6e48d50c2b60"),
     "12.3": (0, "1c18d45d7c39c6de"),
@@ -84,14 +90,23 @@ ANSWERS = {
     "15.4": (3, "861c0d45d50d9b67"),
 }
 
-# what a wrong answer is told
+# what a wrong answer is told: a hint, or a pair of them, staged (see `_hint`): first the method,
+# then, from the second wrong answer on, the method and something closer to the answer
 HINTS = {
-    "00.1": "count the operations, not the variables: +, - and *",
+    "00.1": (
+        "the tape writes down one entry per operation on a watched value: count the operations "
+        "in the expression, not the variables",
+        "+, - and *: one entry each",
+    ),
     "00.2": "multiply out (x + 1)(x - 1) first, then differentiate",
     "01.1": "with b = 0, y = w·x; dloss/dw = 2(y - 5)·x",
     "01.2": "watch x (or use a Variable) and use tf.sin inside the tape",
     "01.3": "the walk counts the seed step too",
-    "02.1": "the factor 1 - lr·2 must be 0",
+    "02.1": (
+        "one step lands b exactly on its best value when the factor that multiplies b's "
+        "distance to it is 0",
+        "solve 1 - lr·2 = 0",
+    ),
     "02.2": "w diverges when |1 - lr·curv_w| > 1",
     "02.3": "call train(0.3, 10); [w, b] are the first two columns of its last row",
     "03.1": "with watch_accessed_variables=False only what tape.watch names is watched",
@@ -121,6 +136,22 @@ HINTS = {
     "09.1": "tf.nn.l2_loss(w) is sum(w²) / 2",
     "09.2": "clip_by_global_norm returns (clipped list, global norm)",
     "09.3": "which function has an infinite slope at 0?",
+    "10.1": (
+        "open the tape inside the decorated function, watch x, return tape.gradient(x ** 3, x); "
+        "then read slope.experimental_get_tracing_count()",
+        "d(x³)/dx = 3x²; two float32 scalars share one input signature",
+    ),
+    "10.2": (
+        "tf.function(make_train_step(make_model(seed=3), optimizer)), called 20 times on "
+        "(x_train, y_train) for each optimizer; count the traces of each",
+        "a first call that creates variables is traced twice: does the optimizer keep a "
+        "variable per weight?",
+    ),
+    "10.3": (
+        "in train_step: tracker = self.metrics[0]; tracker.update_state(loss); "
+        'return {"loss": tracker.result()}',
+        "the first epoch's mean is near 0.4; the answer is history.history['loss'] itself",
+    ),
     "12.1": "count the rounds until the value reaches 10: the tape sees one multiplication each",
     "12.2": "tf.cond, run eagerly, calls one function: which variable did the tape see read?",
     "12.3": "a Python argument is part of the signature: count the different values of the flag",
@@ -243,7 +274,22 @@ def check(name, answer, using=None):
     if is_correct(name, answer, using):
         print(f"{label}: correct")
     else:
-        print(f"{label}: not yet — {_short(answer)} is not it. Hint: {HINTS[name]}")
+        _misses[name] = _misses.get(name, 0) + 1
+        print(f"{label}: not yet — {_short(answer)} is not it. Hint: {_hint(name)}")
+
+
+_misses = {}  # exercise -> how many wrong answers `check` has seen for it (in this kernel)
+
+
+def _hint(name):
+    """The hint for exercise `name` after its latest wrong answer. A staged hint (a pair) gives
+    the method first, and adds the closer hint only from the second wrong answer on: a
+    learner first gets to use the method."""
+    hint = HINTS[name]
+    if isinstance(hint, str):
+        return hint
+    method, closer = hint
+    return method if _misses.get(name, 0) < 2 else f"{method}. Closer: {closer}"
 
 
 def is_correct(name, answer, using=None):

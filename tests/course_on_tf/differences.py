@@ -120,7 +120,7 @@ SKIP = {
         "08-wgan-gp-011b": EXPLAIN,
         "08-wgan-gp-012b": EXPLAIN,
     },
-    "notebooks/09_custom_training_step.ipynb": {
+    "notebooks/10_tf_function_and_fit.ipynb": {
         "09-custom-tr-026c": "prints concrete_function.python_source, minitape's Python replay "
         "of a traced graph (TF compiles its graphs, and has no such attribute)",
         "09-custom-tr-039": ENTRIES,
@@ -189,7 +189,7 @@ DIFFERS = {
         "with ' name: '; and tf.debugging.enable/disable_check_numerics log "
         "INFO:tensorflow:Enabled (Disabled) check-numerics callback in thread MainThread"
     ),
-    ("notebooks/09_custom_training_step.ipynb", "09-custom-tr-026"): (
+    ("notebooks/10_tf_function_and_fit.ipynb", "09-custom-tr-026"): (
         "prints str(concrete_function.graph): minitape lists the traced graph op by op, TF's "
         "FuncGraph prints its name and id only"
     ),

@@ -5879,6 +5879,7 @@ from . import (  # noqa: E402, F401
     cases_control_flow,
     cases_course,
     cases_course_nb03,
+    cases_course_nb10,
     cases_course_nb11,
     cases_course_nb12,
     cases_data,
