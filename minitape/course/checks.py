@@ -20,18 +20,24 @@ answer that depends on the notebook's own random objects is worked out from them
 
 An answer can be a number, a tensor or array, a list or tuple of them (compared as one flat list
 of numbers; bools count as 0 and 1), `None`, a string (case and spaces aside), a set, list or
-tuple of strings (compared as a set), or an exception class.
+tuple of strings (compared as a set), or an exception class. `None` (a missing gradient) and NaN
+(a gradient that is there, and not a number) are different answers, alone or inside a list.
+
+A wrong answer gets a hint. Where HINTS gives a tuple, the hints are staged: the first teaches
+a method; the next, more telling one shows only after another miss of the same exercise (in the
+same kernel), so that a learner tries the method before being handed the numbers.
 
 A new exercise gets a line in ANSWERS, `"NN.k": (decimals, fingerprint("NN.k", answer, decimals))`
 computed once from the worked solution, and a line in HINTS; its solution notebook shows `correct`.
 """
 
+import collections
 import hashlib
 import itertools
 
 import numpy as np
 
-__all__ = ["check", "reveal", "is_correct", "fingerprint"]
+__all__ = ["check", "reveal", "is_correct", "fingerprint", "hint"]
 
 # exercise -> (decimals compared, fingerprint of the expected answer)
 ANSWERS = {
@@ -84,14 +90,20 @@ ANSWERS = {
     "15.4": (3, "861c0d45d50d9b67"),
 }
 
-# what a wrong answer is told
+# what a wrong answer is told; a tuple is staged: its next hint after each further miss
 HINTS = {
-    "00.1": "count the operations, not the variables: +, - and *",
+    "00.1": (
+        "record it: a tape watching x, y computed inside, then len(tape._entries)",
+        "count the operations, not the variables: +, - and *",
+    ),
     "00.2": "multiply out (x + 1)(x - 1) first, then differentiate",
     "01.1": "with b = 0, y = w·x; dloss/dw = 2(y - 5)·x",
     "01.2": "watch x (or use a Variable) and use tf.sin inside the tape",
     "01.3": "the walk counts the seed step too",
-    "02.1": "the factor 1 - lr·2 must be 0",
+    "02.1": (
+        "one step multiplies b's distance from its best value by a factor: which lr makes it 0?",
+        "the factor 1 - lr·2 must be 0",
+    ),
     "02.2": "w diverges when |1 - lr·curv_w| > 1",
     "02.3": "call train(0.3, 10); [w, b] are the first two columns of its last row",
     "03.1": "with watch_accessed_variables=False only what tape.watch names is watched",
@@ -125,7 +137,11 @@ HINTS = {
     "12.3": "a Python argument is part of the signature: count the different values of the flag",
     "12.4": "a new shape, a new Python value or a new dtype traces again",
     "13.1": "watch x with the tangent v in a ForwardAccumulator, compute f inside, then acc.jvp(f)",
-    "13.2": "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
+    "13.2": (
+        "reverse: one pass per element of the output; forward: one per element of what you "
+        "differentiate by. Work out the output's shape first",
+        "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
+    ),
     "13.3": "ForwardAccumulator(p, v) around a GradientTape; acc.jvp of the tape's gradient",
     "13.4": "record y under a tape watching W4; output_gradients takes a tensor of y's shape",
     "15.1": "exp's rule is g * exp(x); call inner.gradient() inside the outer tape's block",
@@ -136,22 +152,31 @@ HINTS = {
 }
 
 
-def _numbers(x):
-    """x as one flat float array, or None if x is not made of numbers (bools count as 0 and 1;
-    None inside counts as nan, so that a list with a missing gradient in it still compares)."""
+def _flat(x):
+    """x as one flat float array and a mask of its missing places, or None if x is not made of
+    numbers (bools count as 0 and 1; a None inside is a missing place, nan in the array, so that a
+    list with a missing gradient in it still compares, and the mask keeps it apart from a NaN)."""
     if x is None:
-        return np.array([np.nan])
+        return np.array([np.nan]), np.array([True])
     if isinstance(x, (list, tuple)):
-        parts = [_numbers(item) for item in x]
+        parts = [_flat(item) for item in x]
         if any(p is None for p in parts):
             return None
-        return np.concatenate(parts) if parts else np.zeros(0)
+        if not parts:
+            return np.zeros(0), np.zeros(0, dtype=bool)
+        return np.concatenate([v for v, _ in parts]), np.concatenate([m for _, m in parts])
     if hasattr(x, "numpy"):
         x = x.numpy()
     try:
-        return np.ravel(np.asarray(x, dtype=np.float64))
+        values = np.ravel(np.asarray(x, dtype=np.float64))
     except (TypeError, ValueError):
         return None
+    return values, np.zeros(values.shape, dtype=bool)
+
+
+def _with_missing(values, missing):
+    """values as a list again, with None at the missing places."""
+    return [None if m else v for v, m in zip(values.tolist(), missing)]
 
 
 def _words(text):
@@ -173,12 +198,17 @@ def _canonical(x, decimals=None):
         return "error:" + type(x).__name__
     if isinstance(x, (set, frozenset, list, tuple)) and x and all(isinstance(i, str) for i in x):
         return "set:" + ",".join(sorted({_words(item) for item in x}))
-    values = _numbers(x)
-    if values is None:
+    flat = _flat(x)
+    if flat is None:
         return "other:" + repr(x)
+    values, missing = flat
     if decimals is not None:
         values = np.round(values, decimals) + 0.0  # (+ 0.0: no -0.0)
-    return "numbers:" + ",".join("nan" if np.isnan(v) else f"{v:.{decimals or 0}f}" for v in values)
+    # a missing place is "nan" (as it always was: the fingerprints stay), a NaN value "NaN"
+    return "numbers:" + ",".join(
+        "nan" if m else "NaN" if np.isnan(v) else f"{v:.{decimals or 0}f}"
+        for v, m in zip(values, missing)
+    )
 
 
 def fingerprint(name, answer, decimals):
@@ -241,8 +271,25 @@ def check(name, answer, using=None):
         return
     if is_correct(name, answer, using):
         print(f"{label}: correct")
-    else:
-        print(f"{label}: not yet — {_short(answer)} is not it. Hint: {HINTS[name]}")
+        return
+    _MISSES[name] += 1
+    print(f"{label}: not yet — {_short(answer)} is not it. Hint: {hint(name, _MISSES[name])}")
+
+
+# exercise -> how many wrong answers `check` has seen in this kernel (for the staged hints)
+_MISSES = collections.Counter()
+
+
+def hint(name, misses=1):
+    """The hint a learner sees after `misses` wrong answers to exercise `name`: one of a staged
+    tuple per miss, the last one for good; a single hint always. A staged hint that has a more
+    telling one after it says so."""
+    hints = HINTS[name]
+    if isinstance(hints, str):
+        return hints
+    stage = min(misses, len(hints)) - 1
+    more = " (a miss more, and the next hint is more telling)" if stage < len(hints) - 1 else ""
+    return hints[stage] + more
 
 
 def is_correct(name, answer, using=None):
@@ -254,13 +301,17 @@ def is_correct(name, answer, using=None):
         if using is None:
             return False
         expected = fingerprint(name, COMPUTED[name](*using), decimals)
-    values = _numbers(answer)
-    if isinstance(answer, str) or values is None or not len(values):
+    flat = _flat(answer)
+    if answer is None or isinstance(answer, str) or flat is None or not len(flat[0]):
         return fingerprint(name, answer, decimals) == expected
+    values, missing = flat
     if decimals == 0:
         whole = np.isnan(values) | (values == np.round(values))
         return bool(np.all(whole)) and fingerprint(name, answer, 0) == expected
-    return any(fingerprint(name, near, decimals) == expected for near in _near(values, decimals))
+    return any(
+        fingerprint(name, _with_missing(near, missing), decimals) == expected
+        for near in _near(values, decimals)
+    )
 
 
 def _gradient_penalty(tf, critic, points):
