@@ -297,7 +297,7 @@ def hint(name, misses=1):
     if isinstance(hints, str):
         return hints
     stage = min(misses, len(hints)) - 1
-    more = " (a miss more, and the next hint is more telling)" if stage < len(hints) - 1 else ""
+    more = " (another miss shows a more telling hint)" if stage < len(hints) - 1 else ""
     return hints[stage] + more
 
 
