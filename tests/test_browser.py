@@ -45,6 +45,7 @@ SLIDERS = {
     "notebooks/10_tf_function_and_fit.ipynb": "batch size",  # retraces, re-times: the bars
     "notebooks/12_control_flow.ipynb": "x",  # which branch ran: recorded ops, gradient
     "notebooks/13_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
+    "notebooks/14_hessians_and_double_backward.ipynb": "direction",  # the loss along it, redrawn
     "notebooks/15_build_your_own_tape.ipynb": "expression",  # a random expression, checked
 }
 # A dropdown to move in the same run as the notebook's slider: notebook -> its description.

@@ -54,12 +54,14 @@ RIGHT = {
     "12.4": 4,
     "13.1": 11.416147232055664,
     "13.2": [15, 30],
-    "13.3": [4.0, 2.0, -16.0],
-    "13.4": [
+    "13.3": [
         [0.8539001941680908, -0.298292875289917],
         [0.36141347885131836, 0.0],
         [1.8388736248016357, -0.894878625869751],
     ],
+    "14.1": [4.0, 2.0, -16.0],
+    "14.2": [-1.5, 1.2974424362182617],
+    "14.3": 0.16925963759422302,
     "15.1": [1.4174242246593913, 0.46956439926573423],
     "15.2": [6.0, None],
     "15.3": [1.0806046117362795, 0.2701511529340699, -2.0, None],
@@ -71,6 +73,7 @@ RIGHT = {
 WRONG = {
     "00.1": [3.4, 2, "3"],
     "13.2": [[15.4, 29.6], [15, 31]],
+    "14.3": [0.3385],  # (along (0, 1, 1), not made a unit vector)
     "09.3": [0.4, 1],
     "10.2": [[2, 2, 0.0271], [1, 1, 0.0271]],
     "10.3": [[0.0, 0.0, 0.0], [0.333, 0.151, 0.117]],  # (the shortcut's; batches of 32)
@@ -203,20 +206,66 @@ def test_reveal_agrees_whatever_the_spelling(capsys):
     assert "not what you guessed" in capsys.readouterr().out
 
 
-def test_a_staged_hint_gives_the_method_first_and_more_from_the_second_miss(capsys):
-    method, closer = checks.HINTS["10.1"]
-    checks._misses.pop("10.1", None)
-    checks.check("10.1", [12.0, 27.0, 2])
-    first = capsys.readouterr().out
-    assert method in first and closer not in first
-    checks.check("10.1", [12.0, 27.0, 2])
-    assert closer in capsys.readouterr().out
-    checks.check("10.1", [12.0, 27.0, 1])
-    assert capsys.readouterr().out == "Exercise 1: correct\n"
-    for name, hint in checks.HINTS.items():  # (a staged hint is a pair of texts)
-        assert isinstance(hint, str) or (
-            len(hint) == 2 and all(isinstance(h, str) for h in hint)
-        ), name
+def test_a_staged_hint_teaches_the_method_first_and_tells_only_after_a_second_miss(
+    capsys, monkeypatch
+):
+    monkeypatch.setattr(checks, "_MISSES", checks.collections.Counter())
+    method, telling = checks.HINTS["13.2"]
+    checks.check("13.2", ...)  # (not an answer yet: no miss counted)
+    checks.check("13.2", [1, 2])
+    first = capsys.readouterr().out.splitlines()[-1]
+    assert method in first and telling not in first, first
+    assert "more telling" in first
+    checks.check("12.3", 4)  # a miss of another exercise does not advance 13.2's hints
+    checks.check("13.2", [2, 3])
+    second = capsys.readouterr().out.splitlines()[-1]
+    assert telling in second and method not in second, second
+    checks.check("13.2", [3, 4])  # the last hint stays
+    assert telling in capsys.readouterr().out
+    checks.check("13.2", RIGHT["13.2"])
+    assert capsys.readouterr().out == "Exercise 2: correct\n"
+
+
+def test_every_staged_hint_has_a_method_hint_then_a_more_telling_one():
+    staged = {name for name, hints in checks.HINTS.items() if not isinstance(hints, str)}
+    assert {"00.1", "02.1", "13.2"} <= staged
+    for name in staged:
+        assert len(checks.HINTS[name]) >= 2 and all(isinstance(h, str) for h in checks.HINTS[name])
+    assert checks.hint("01.1", 5) == checks.HINTS["01.1"]  # a single hint, every time
+
+
+def test_none_and_nan_are_different_answers(monkeypatch):
+    nan = float("nan")
+    answers = dict(checks.ANSWERS)
+    for name, answer in [
+        ("99.1", None),
+        ("99.2", nan),
+        ("99.3", [2.0, None]),
+        ("99.4", [2.0, nan]),
+    ]:
+        answers[name] = (3, checks.fingerprint(name, answer, 3))
+    monkeypatch.setattr(checks, "ANSWERS", answers)
+    assert checks.is_correct("99.1", None) and not checks.is_correct("99.1", nan)
+    assert not checks.is_correct("99.1", np.float32(nan)) and not checks.is_correct("99.1", [None])
+    assert checks.is_correct("99.2", nan) and checks.is_correct("99.2", np.array(nan))
+    assert not checks.is_correct("99.2", None)
+    assert checks.is_correct("99.3", (2.0001, None)) and not checks.is_correct("99.3", [2.0, nan])
+    assert checks.is_correct("99.4", np.array([2.0, nan])) and not checks.is_correct(
+        "99.4", [2, None]
+    )
+    # and in the course's own exercises with a missing gradient in their answer
+    for name in ("12.2", "15.2", "15.3"):
+        with_nan = [nan if a is None else a for a in RIGHT[name]]
+        assert not checks.is_correct(name, with_nan), name
+
+
+def test_reveal_tells_none_from_nan(capsys):
+    checks.reveal(None, float("nan"))
+    assert "not what you guessed" in capsys.readouterr().out
+    checks.reveal(float("nan"), None)
+    assert "not what you guessed" in capsys.readouterr().out
+    checks.reveal(None, None)
+    assert capsys.readouterr().out.endswith("you were right\n")
 
 
 # -- notebook 15's checks of the learner's own record and backward walk ------------------------

@@ -20,21 +20,25 @@ answer that depends on the notebook's own random objects is worked out from them
 
 An answer can be a number, a tensor or array, a list or tuple of them (compared as one flat list
 of numbers; bools count as 0 and 1), `None`, a string (case and spaces aside), a set, list or
-tuple of strings (compared as a set), or an exception class.
+tuple of strings (compared as a set), or an exception class. `None` (a missing gradient) and NaN
+(a gradient that is there, and not a number) are different answers, alone or inside a list.
+
+A wrong answer gets a hint. Where HINTS gives a tuple, the hints are staged: the first teaches
+a method; the next, more telling one shows only after another miss of the same exercise (in the
+same kernel), so that a learner tries the method before being handed the numbers.
 
 A new exercise gets a line in ANSWERS, `"NN.k": (decimals, fingerprint("NN.k", answer, decimals))`
-computed once from the worked solution, and a line in HINTS; its solution notebook shows `correct`.
-A hint that would give the answer away is staged: a pair in HINTS, whose first text teaches the
-method and is shown from the first wrong answer, and whose second, closer to the answer, is added
-from the second wrong answer on.
+computed once from the worked solution, and a line in HINTS (a tuple, staged, where a hint
+would give the answer away); its solution notebook shows `correct`.
 """
 
+import collections
 import hashlib
 import itertools
 
 import numpy as np
 
-__all__ = ["check", "reveal", "is_correct", "fingerprint"]
+__all__ = ["check", "reveal", "is_correct", "fingerprint", "hint"]
 
 # exercise -> (decimals compared, fingerprint of the expected answer)
 ANSWERS = {
@@ -81,8 +85,10 @@ ANSWERS = {
     "12.4": (0, "063d5103a6d60ee1"),
     "13.1": (3, "6803eb53b39c0ab5"),
     "13.2": (0, "f4bf40e0db39fb54"),
-    "13.3": (3, "5614570fc94d9b35"),
-    "13.4": (3, "ac14e31ca16f5819"),
+    "13.3": (3, "93bd97b53b8d7472"),
+    "14.1": (3, "6382b7148a544016"),
+    "14.2": (3, "61b20b90931f5175"),
+    "14.3": (3, "c94e06f0355753e4"),
     "15.1": (3, "5deb234d705057ee"),
     "15.2": (3, "59ff3fd30c76fe8b"),
     "15.3": (3, "5f93e7ce62fd4e8c"),
@@ -90,22 +96,19 @@ ANSWERS = {
     "15.4": (3, "861c0d45d50d9b67"),
 }
 
-# what a wrong answer is told: a hint, or a pair of them, staged (see `_hint`): first the method,
-# then, from the second wrong answer on, the method and something closer to the answer
+# what a wrong answer is told; a tuple is staged: its next hint after each further miss
 HINTS = {
     "00.1": (
-        "the tape writes down one entry per operation on a watched value: count the operations "
-        "in the expression, not the variables",
-        "+, - and *: one entry each",
+        "record it: a tape watching x, y computed inside, then len(tape._entries)",
+        "count the operations, not the variables: +, - and *",
     ),
     "00.2": "multiply out (x + 1)(x - 1) first, then differentiate",
     "01.1": "with b = 0, y = w·x; dloss/dw = 2(y - 5)·x",
     "01.2": "watch x (or use a Variable) and use tf.sin inside the tape",
     "01.3": "the walk counts the seed step too",
     "02.1": (
-        "one step lands b exactly on its best value when the factor that multiplies b's "
-        "distance to it is 0",
-        "solve 1 - lr·2 = 0",
+        "one step multiplies b's distance from its best value by a factor: which lr makes it 0?",
+        "the factor 1 - lr·2 must be 0",
     ),
     "02.2": "w diverges when |1 - lr·curv_w| > 1",
     "02.3": "call train(0.3, 10); [w, b] are the first two columns of its last row",
@@ -157,9 +160,20 @@ HINTS = {
     "12.3": "a Python argument is part of the signature: count the different values of the flag",
     "12.4": "a new shape, a new Python value or a new dtype traces again",
     "13.1": "watch x with the tangent v in a ForwardAccumulator, compute f inside, then acc.jvp(f)",
-    "13.2": "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
-    "13.3": "ForwardAccumulator(p, v) around a GradientTape; acc.jvp of the tape's gradient",
-    "13.4": "record y under a tape watching W4; output_gradients takes a tensor of y's shape",
+    "13.2": (
+        "reverse: one pass per element of the output; forward: one per element of what you "
+        "differentiate by. Work out the output's shape first",
+        "reverse: one pass per output element (5×3); forward: one per element of W (10×3)",
+    ),
+    "13.3": "record y under a tape watching W4; output_gradients takes a tensor of y's shape",
+    "14.1": "ForwardAccumulator(p, v) around a GradientTape; acc.jvp of the tape's gradient",
+    "14.2": (
+        "inner tape watching x_ex records y; u = tf.ones_like(y), watched by an outer tape that "
+        "records inner.gradient(y, x_ex, output_gradients=u); then outer.gradient(g, u, ...)",
+        "the second gradient is outer.gradient(g, u, output_gradients=v_ex): J v, with "
+        "J = [[x1, x0], [exp(x0), 2 x1]]",
+    ),
+    "14.3": "outer.gradient(g, w, output_gradients=d_ex) is H d; then tf.reduce_sum(d_ex * H d)",
     "15.1": "exp's rule is g * exp(x); call inner.gradient() inside the outer tape's block",
     "15.2": "reset empties entries and watched; v is read again afterwards, x is not watched again",
     "15.3": "one backward walk, then one grads.get(s.id) per source (None where no path leads)",
@@ -168,22 +182,31 @@ HINTS = {
 }
 
 
-def _numbers(x):
-    """x as one flat float array, or None if x is not made of numbers (bools count as 0 and 1;
-    None inside counts as nan, so that a list with a missing gradient in it still compares)."""
+def _flat(x):
+    """x as one flat float array and a mask of its missing places, or None if x is not made of
+    numbers (bools count as 0 and 1; a None inside is a missing place, nan in the array, so that a
+    list with a missing gradient in it still compares, and the mask keeps it apart from a NaN)."""
     if x is None:
-        return np.array([np.nan])
+        return np.array([np.nan]), np.array([True])
     if isinstance(x, (list, tuple)):
-        parts = [_numbers(item) for item in x]
+        parts = [_flat(item) for item in x]
         if any(p is None for p in parts):
             return None
-        return np.concatenate(parts) if parts else np.zeros(0)
+        if not parts:
+            return np.zeros(0), np.zeros(0, dtype=bool)
+        return np.concatenate([v for v, _ in parts]), np.concatenate([m for _, m in parts])
     if hasattr(x, "numpy"):
         x = x.numpy()
     try:
-        return np.ravel(np.asarray(x, dtype=np.float64))
+        values = np.ravel(np.asarray(x, dtype=np.float64))
     except (TypeError, ValueError):
         return None
+    return values, np.zeros(values.shape, dtype=bool)
+
+
+def _with_missing(values, missing):
+    """values as a list again, with None at the missing places."""
+    return [None if m else v for v, m in zip(values.tolist(), missing)]
 
 
 def _words(text):
@@ -205,12 +228,17 @@ def _canonical(x, decimals=None):
         return "error:" + type(x).__name__
     if isinstance(x, (set, frozenset, list, tuple)) and x and all(isinstance(i, str) for i in x):
         return "set:" + ",".join(sorted({_words(item) for item in x}))
-    values = _numbers(x)
-    if values is None:
+    flat = _flat(x)
+    if flat is None:
         return "other:" + repr(x)
+    values, missing = flat
     if decimals is not None:
         values = np.round(values, decimals) + 0.0  # (+ 0.0: no -0.0)
-    return "numbers:" + ",".join("nan" if np.isnan(v) else f"{v:.{decimals or 0}f}" for v in values)
+    # a missing place is "nan" (as it always was: the fingerprints stay), a NaN value "NaN"
+    return "numbers:" + ",".join(
+        "nan" if m else "NaN" if np.isnan(v) else f"{v:.{decimals or 0}f}"
+        for v, m in zip(values, missing)
+    )
 
 
 def fingerprint(name, answer, decimals):
@@ -273,23 +301,25 @@ def check(name, answer, using=None):
         return
     if is_correct(name, answer, using):
         print(f"{label}: correct")
-    else:
-        _misses[name] = _misses.get(name, 0) + 1
-        print(f"{label}: not yet — {_short(answer)} is not it. Hint: {_hint(name)}")
+        return
+    _MISSES[name] += 1
+    print(f"{label}: not yet — {_short(answer)} is not it. Hint: {hint(name, _MISSES[name])}")
 
 
-_misses = {}  # exercise -> how many wrong answers `check` has seen for it (in this kernel)
+# exercise -> how many wrong answers `check` has seen in this kernel (for the staged hints)
+_MISSES = collections.Counter()
 
 
-def _hint(name):
-    """The hint for exercise `name` after its latest wrong answer. A staged hint (a pair) gives
-    the method first, and adds the closer hint only from the second wrong answer on: a
-    learner first gets to use the method."""
-    hint = HINTS[name]
-    if isinstance(hint, str):
-        return hint
-    method, closer = hint
-    return method if _misses.get(name, 0) < 2 else f"{method}. Closer: {closer}"
+def hint(name, misses=1):
+    """The hint a learner sees after `misses` wrong answers to exercise `name`: one of a staged
+    tuple per miss, the last one for good; a single hint always. A staged hint that has a more
+    telling one after it says so."""
+    hints = HINTS[name]
+    if isinstance(hints, str):
+        return hints
+    stage = min(misses, len(hints)) - 1
+    more = " (another miss shows a more telling hint)" if stage < len(hints) - 1 else ""
+    return hints[stage] + more
 
 
 def is_correct(name, answer, using=None):
@@ -301,13 +331,17 @@ def is_correct(name, answer, using=None):
         if using is None:
             return False
         expected = fingerprint(name, COMPUTED[name](*using), decimals)
-    values = _numbers(answer)
-    if isinstance(answer, str) or values is None or not len(values):
+    flat = _flat(answer)
+    if answer is None or isinstance(answer, str) or flat is None or not len(flat[0]):
         return fingerprint(name, answer, decimals) == expected
+    values, missing = flat
     if decimals == 0:
         whole = np.isnan(values) | (values == np.round(values))
         return bool(np.all(whole)) and fingerprint(name, answer, 0) == expected
-    return any(fingerprint(name, near, decimals) == expected for near in _near(values, decimals))
+    return any(
+        fingerprint(name, _with_missing(near, missing), decimals) == expected
+        for near in _near(values, decimals)
+    )
 
 
 def _gradient_penalty(tf, critic, points):

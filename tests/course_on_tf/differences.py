@@ -125,7 +125,7 @@ SKIP = {
         "of a traced graph (TF compiles its graphs, and has no such attribute)",
         "09-custom-tr-039": ENTRIES,
     },
-    "notebooks/13_forward_mode_and_jacobians.ipynb": {
+    "notebooks/14_hessians_and_double_backward.ipynb": {
         "10-forward-mo-030c": ENTRIES,
         "10-forward-mo-032": VIZ,
     },
@@ -182,7 +182,6 @@ DIFFERS = {
     ("notebooks/03_what_gets_watched.ipynb", "nb03-30"): LOGGED,
     ("notebooks/07_gans.ipynb", "07-gans-037"): LOGGED,
     ("notebooks/05_higher_order.ipynb", "05-higher-or-033"): PFOR,
-    ("notebooks/13_forward_mode_and_jacobians.ipynb", "10-forward-mo-035"): PFOR,
     ("notebooks/09_custom_training_step.ipynb", "09-custom-tr-021a"): (
         "TF's CheckNumerics error, raised in the backward pass, begins with {{function_node "
         "__wrapped__CheckNumerics_device_/job:localhost/replica:0/task:0/device:CPU:0}} and ends "

@@ -5882,6 +5882,7 @@ from . import (  # noqa: E402, F401
     cases_course_nb10,
     cases_course_nb11,
     cases_course_nb12,
+    cases_course_nb14,
     cases_data,
     cases_keras_fit,
     cases_keras_layers,

@@ -547,7 +547,7 @@ def course_nb05_second_derivative_of_softsign_is_a_lookup_error(tf):
 
 @case
 def course_nb11_per_example_gradients_with_vectorized_map(tf):
-    # 10 §4: a tape inside tf.vectorized_map gives one W-shaped gradient per example, stacked;
+    # 13 §4: a tape inside tf.vectorized_map gives one W-shaped gradient per example, stacked;
     # they add up to the batch's gradient
     x_batch = tf.constant([[1.0, -0.5, 2.0], [0.3, 0.8, -1.2]])
     W = tf.constant([[0.5, -0.2, 0.1, 0.0], [0.3, 0.4, -0.6, 0.2], [-0.1, 0.2, 0.3, -0.4]])

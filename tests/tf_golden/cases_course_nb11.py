@@ -1,5 +1,7 @@
-"""Golden cases for what notebook 10 (forward mode, Jacobians and vector-Jacobian products) says
-about TensorFlow: each function records one claim the notebook makes (names course_nb11_...)."""
+"""Golden cases for what notebooks 13 (forward mode, Jacobians and vector-Jacobian products) and
+14 (Hessians and double backward) say about TensorFlow: each function records one claim a notebook
+makes. The names (course_nb11_...) keep the number notebook 13 had when they were recorded; the
+cases of what 14 adds are in cases_course_nb14.py."""
 
 import numpy as np  # noqa: F401
 
@@ -7,7 +9,7 @@ from .cases import attempt, case, derivatives  # noqa: F401
 
 
 def _chain_weights():
-    # 10 §1: the weights of the chain x -> W1 x -> tanh -> W2 (.) the notebook uses
+    # 13 §1: the weights of the chain x -> W1 x -> tanh -> W2 (.) the notebook uses
     rng = np.random.default_rng(10)
     return np.round(rng.normal(size=(4, 3)), 1), np.round(rng.normal(size=(2, 4)), 1)
 
@@ -23,7 +25,7 @@ def _chain(tf):
 
 @case
 def course_nb11_chain_jacobian_is_a_product(tf):
-    # 10 §1: tape.jacobian of the chain R³ -> R⁴ -> R⁴ -> R² is the 2×3 matrix J3·J2·J1
+    # 13 §1: tape.jacobian of the chain R³ -> R⁴ -> R⁴ -> R² is the 2×3 matrix J3·J2·J1
     chain = _chain(tf)
     x = tf.constant([0.5, -1.0, 2.0])
     with tf.GradientTape() as tape:
@@ -34,7 +36,7 @@ def course_nb11_chain_jacobian_is_a_product(tf):
 
 @case
 def course_nb11_forward_accumulator_jvp(tf):
-    # 10 §2: ForwardAccumulator(primals, tangents) carries J·v along with the forward pass;
+    # 13 §2: ForwardAccumulator(primals, tangents) carries J·v along with the forward pass;
     # acc.jvp of a tensor computed before the accumulator started, or not from x, is None
     # (zeros when asked for with unconnected_gradients="zero")
     chain = _chain(tf)
@@ -55,7 +57,7 @@ def course_nb11_forward_accumulator_jvp(tf):
 
 @case
 def course_nb11_output_gradients_is_a_vjp(tf):
-    # 10 §3: gradient(y, x, output_gradients=u) is uᵀJ; without output_gradients a vector target
+    # 13 §3: gradient(y, x, output_gradients=u) is uᵀJ; without output_gradients a vector target
     # is weighted by ones (the gradient of its sum)
     chain = _chain(tf)
     x = tf.constant([0.5, -1.0, 2.0])
@@ -79,7 +81,7 @@ def _layer(tf):
 
 @case
 def course_nb11_layer_jacobian_rows_and_columns(tf):
-    # 10 §4: the Jacobian of tanh(x @ W + b) with respect to W has shape y.shape + W.shape,
+    # 13 §4: the Jacobian of tanh(x @ W + b) with respect to W has shape y.shape + W.shape,
     # (2, 4, 3, 4); assembled row by row (one VJP per output element) and column by column (one
     # JVP per element of W) it is the same
     x, W, b = _layer(tf)
@@ -116,9 +118,21 @@ def _logistic(tf):
     return loss
 
 
+def _gradient_under_a_tape(tf, loss, w):
+    """The gradient g of loss at w, taken by an inner tape while a persistent outer tape records
+    it (reverse over reverse): (outer, g)."""
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch(w)
+        with tf.GradientTape() as inner:
+            inner.watch(w)
+            value = loss(w)
+        g = inner.gradient(value, w)
+    return outer, g
+
+
 @case
 def course_nb11_hvp_forward_over_reverse_and_reverse_over_reverse(tf):
-    # 10 §6: a ForwardAccumulator around a GradientTape gives H·v (forward over reverse); two
+    # 14 §1: a ForwardAccumulator around a GradientTape gives H·v (forward over reverse); two
     # nested tapes give it too (reverse over reverse, output_gradients=v); both equal H @ v
     loss = _logistic(tf)
     w = tf.constant([0.3, -0.2, 0.5])
@@ -129,12 +143,7 @@ def course_nb11_hvp_forward_over_reverse_and_reverse_over_reverse(tf):
             value = loss(w)
         g = tape.gradient(value, w)
     hvp_fwd = acc.jvp(g)
-    with tf.GradientTape(persistent=True) as outer:
-        outer.watch(w)
-        with tf.GradientTape() as inner:
-            inner.watch(w)
-            value = loss(w)
-        g = inner.gradient(value, w)
+    outer, g = _gradient_under_a_tape(tf, loss, w)
     hvp_rev = outer.gradient(g, w, output_gradients=v)
     H = outer.jacobian(g, w)
     return [g, hvp_fwd, hvp_rev, H]
@@ -142,7 +151,7 @@ def course_nb11_hvp_forward_over_reverse_and_reverse_over_reverse(tf):
 
 @case
 def course_nb11_double_backward_gives_a_jvp(tf):
-    # 10 §7: g(u) = uᵀJ, from gradient(y, x, output_gradients=u) recorded by a tape watching u,
+    # 14 §3: g(u) = uᵀJ, from gradient(y, x, output_gradients=u) recorded by a tape watching u,
     # is linear in u; its gradient with output_gradients=v is J·v, for any u
     x = tf.constant([[0.5, -1.0, 2.0]])
     W = tf.constant([[0.1, 0.2], [0.3, -0.4], [0.5, 0.6]])
@@ -163,7 +172,7 @@ def course_nb11_double_backward_gives_a_jvp(tf):
 
 @case(message=True)
 def course_nb11_softsign_has_no_forward_mode(tf):
-    # 10 §7: softsign's gradient op has no gradient of its own, so forward mode through softsign
+    # 14 §3: softsign's gradient op has no gradient of its own, so forward mode through softsign
     # fails, naming the gradient op: LookupError
     x = tf.constant([1.0, 2.0])
     with tf.autodiff.ForwardAccumulator(x, tf.constant([1.0, 0.0])):
@@ -172,7 +181,8 @@ def course_nb11_softsign_has_no_forward_mode(tf):
 
 @case
 def course_nb11_exercises(tf):
-    # 10 Exercises 1, 3, 4: a JVP, a Hessian-vector product, a VJP with output_gradients
+    # 13 Exercises 1 and 3 (a JVP, a VJP with output_gradients) and 14 Exercise 1 (a
+    # Hessian-vector product, forward over reverse)
     x = tf.constant([1.0, 2.0])
     with tf.autodiff.ForwardAccumulator(x, tf.constant([3.0, -1.0])) as acc:
         f = x[0] ** 2 * x[1] + tf.sin(x[1])
