@@ -41,6 +41,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
 # One slider per notebook that the browser test moves: notebook -> the start of its description.
 SLIDERS = {
     "notebooks/02_linear_regression.ipynb": "learning rate",  # re-trains: loss curves, fit
+    "notebooks/11_custom_training_loop.ipynb": "micro-batches",  # accumulated vs big batch
     "notebooks/12_control_flow.ipynb": "x",  # which branch ran: recorded ops, gradient
     "notebooks/13_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
     "notebooks/15_build_your_own_tape.ipynb": "expression",  # a random expression, checked

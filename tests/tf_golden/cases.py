@@ -5880,6 +5880,7 @@ from . import (  # noqa: E402, F401
     cases_course,
     cases_course_nb03,
     cases_course_nb11,
+    cases_course_nb11_loop,
     cases_course_nb12,
     cases_data,
     cases_keras_fit,
