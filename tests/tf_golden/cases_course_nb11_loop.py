@@ -47,7 +47,8 @@ def _bn_model(tf, x):
 @case
 def course_nb11loop_model_losses(tf):
     # 11 §1: set_random_seed gives Keras' own initial weights; model.losses holds one penalty
-    # per regulariser (0.01 * sum(kernel**2), no ½); evaluate's loss is the data loss plus them
+    # per regulariser (0.01 * sum(kernel**2), no ½); evaluate's loss is the data loss plus them,
+    # and so is fit's (one full batch at learning rate 0: the loss of these weights)
     x, y = _data()
     model = _regularized_model(tf, x)
     mse = tf.keras.losses.MeanSquaredError()
@@ -62,7 +63,14 @@ def course_nb11loop_model_losses(tf):
         data_loss,
         data_loss + sum(model.losses),
         model.evaluate(x, y, batch_size=64, verbose=0),
+        _fit_loss(tf, model, x, y),
     ]
+
+
+def _fit_loss(tf, model, x, y):
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.0), loss="mse")
+    history = model.fit(x, y, batch_size=64, epochs=1, shuffle=False, verbose=0)
+    return history.history["loss"]
 
 
 @case(message=True)
@@ -92,11 +100,15 @@ def course_nb11loop_none_gradients(tf):
 
 @case
 def course_nb11loop_none_gradient_warning(tf):
-    # 11 §2: the warning for some None gradients, with Python's warnings and these words
-    a, b = tf.Variable(1.0), tf.Variable(2.0)
+    # 11 §2: the warning for some None gradients, with Python's warnings and these words,
+    # naming a layer's variables by their paths
+    a = tf.Variable([[1.0]])
+    aux = tf.keras.layers.Dense(1, name="aux")
+    aux(tf.ones((1, 1)))
+    grads = [tf.constant([[1.0]]), None, None]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.constant(1.0), a), (None, b)])
+        tf.keras.optimizers.SGD(0.1).apply_gradients(zip(grads, [a, *aux.trainable_variables]))
     return [f"{w.category.__name__}: {w.message}" for w in caught]
 
 
@@ -104,7 +116,8 @@ def course_nb11loop_none_gradient_warning(tf):
 def course_nb11loop_training_state(tf):
     # 11 §3: BatchNormalization's moving statistics and Dropout's seed are non-trainable
     # variables; Dropout in both modes; only a training forward pass moves the moving mean
-    # (not inference, not apply_gradients); trainable=False removes a layer's variables from
+    # (not inference, not apply_gradients), to 0.99 * 0 + 0.01 * the batch mean of its input;
+    # trainable=False removes a layer's variables from
     # trainable_variables, stop_gradient gives them None; a frozen BN layer does not move
     x, y = _data()
     model = _bn_model(tf, x)
@@ -113,7 +126,7 @@ def course_nb11loop_training_state(tf):
     record = [
         [v.path for v in model.trainable_variables],
         # (Dropout's seed generator is named seed_generator_N, N counting the earlier ones)
-        [v.path.split("_")[0] for v in model.non_trainable_variables],
+        [v.path.rsplit("/", 1)[-1] for v in model.non_trainable_variables],
     ]
     ones = tf.ones((1, 8))
     record += [drop(ones, training=False), drop(ones, training=True)]
@@ -129,6 +142,7 @@ def course_nb11loop_training_state(tf):
     watch("inference", lambda: model(x, training=False))
     with tf.GradientTape() as tape:
         loss = mse(y, watch("training", lambda: model(x, training=True)))
+    record += [bn.moving_mean.numpy().copy(), 0.01 * np.mean(hidden(x).numpy(), axis=0)]
     grads = tape.gradient(loss, model.trainable_variables)
     optimizer = tf.keras.optimizers.SGD(0.1)
     watch("apply", lambda: optimizer.apply_gradients(zip(grads, model.trainable_variables)))
@@ -215,9 +229,12 @@ def course_nb11loop_optimizer_clipping(tf):
 def course_nb11loop_loss_scale_optimizer(tf):
     # 11 §7: float16 underflows at 1e-8; LossScaleOptimizer starts at 2**15, scale_loss
     # multiplies, apply_gradients divides; an inf step is skipped (iterations unchanged) and
-    # halves the scale; three in a row from the start: 4096 and no step (exercise 3)
+    # halves the scale; three in a row from the start: 4096 and no step (exercise 3); the scale
+    # doubles after dynamic_growth_steps (2000) finite steps in a row; float16's smallest
+    # positive number is about 6e-8
     tiny = tf.constant(1e-8)
     record = [tf.cast(tiny, tf.float16), tf.cast(tiny * 32768, tf.float16)]
+    record.append(tf.cast(tf.constant([6e-8, 2e-8]), tf.float16))
     v = tf.Variable(1.0)
     optimizer = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(0.1))
     with tf.GradientTape() as tape:
@@ -232,7 +249,13 @@ def course_nb11loop_loss_scale_optimizer(tf):
     fresh = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(0.1))
     for _ in range(3):
         fresh.apply_gradients(zip([tf.constant(np.inf)], [w]))
-    return record + [float(fresh.dynamic_scale), int(fresh.iterations.numpy()), w]
+    record += [float(fresh.dynamic_scale), int(fresh.iterations.numpy()), w]
+    growing = tf.keras.mixed_precision.LossScaleOptimizer(
+        tf.keras.optimizers.SGD(0.1), dynamic_growth_steps=2
+    )
+    for _ in range(2):
+        growing.apply_gradients(zip([tf.constant(1.0)], [w]))
+    return record + [optimizer.dynamic_growth_steps, float(growing.dynamic_scale)]
 
 
 @case
