@@ -470,7 +470,7 @@ def _run_notebook_checks(page, lab, rel, label):
 
     # 4. The slider is shown.
     slider = (
-        page.locator(".jupyter-widgets.widget-slider")
+        page.locator(".widget-slider")  # (a SelectionSlider lacks the class jupyter-widgets)
         .filter(
             has=page.locator(".widget-label", has_text=re.compile(rf"^\s*{re.escape(label)}", re.I))
         )
