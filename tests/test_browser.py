@@ -43,6 +43,7 @@ SLIDERS = {
     "notebooks/02_linear_regression.ipynb": "learning rate",  # re-trains: loss curves, fit
     "notebooks/09_custom_training_step.ipynb": "lr",  # re-trains: the loss curve, its verdict
     "notebooks/10_tf_function_and_fit.ipynb": "batch size",  # retraces, re-times: the bars
+    "notebooks/11_custom_training_loop.ipynb": "micro-batches",  # accumulated vs big batch
     "notebooks/12_control_flow.ipynb": "x",  # which branch ran: recorded ops, gradient
     "notebooks/13_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
     "notebooks/14_hessians_and_double_backward.ipynb": "direction",  # the loss along it, redrawn
@@ -472,7 +473,7 @@ def _run_notebook_checks(page, lab, rel, label):
 
     # 4. The slider is shown.
     slider = (
-        page.locator(".jupyter-widgets.widget-slider")
+        page.locator(".widget-slider")  # (a SelectionSlider lacks the class jupyter-widgets)
         .filter(
             has=page.locator(".widget-label", has_text=re.compile(rf"^\s*{re.escape(label)}", re.I))
         )

@@ -150,7 +150,10 @@ def test_none_gradient_is_skipped_with_a_warning_naming_the_variable(capsys):
 
 def test_all_gradients_none_raises():
     a = tf.Variable(1.0, name="a")
-    with pytest.raises(ValueError, match=r"No gradients provided for any variable: \['a:0'\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"No gradients provided for any variable\. \(Every gradient is None, for \['a:0'\]",
+    ):
         SGD(0.1).apply_gradients(zip([None], [a]))
     with pytest.raises(ValueError, match="No gradients provided"):
         SGD(0.1).apply_gradients([])

@@ -198,7 +198,8 @@ class Optimizer:
             else:
                 pairs.append((self._check_grad(g, var), var))
         if not pairs:
-            raise ValueError(f"No gradients provided for any variable: {names}.")
+            which = f" (Every gradient is None, for {names}.)" if names else ""
+            raise ValueError(f"No gradients provided for any variable.{which}")
         if missing:
             logger.warning(
                 "Gradients do not exist for variables %s when minimizing the loss. "

@@ -5881,6 +5881,7 @@ from . import (  # noqa: E402, F401
     cases_course_nb03,
     cases_course_nb10,
     cases_course_nb11,
+    cases_course_nb11_loop,
     cases_course_nb12,
     cases_course_nb14,
     cases_data,
