@@ -13,17 +13,19 @@ The updates are written with minitape ops in the order Keras computes them, so t
 results are TF's. They change variables in place (`assign`, `assign_add`, `assign_sub`).
 """
 
+import warnings
+
 import numpy as np
 
 from .. import dtypes
 from ..clip_ops import clip_by_global_norm, clip_by_norm
 from ..errors import InvalidArgumentError
 from ..function import init_scope
-from ..logs import logger
 from ..ops import Mul, cast, clip_by_value, maximum, sqrt, square, zeros_like
 from ..tape import apply
 from ..tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable
 from ._config import from_config
+from .variables import Variable as KerasVariable
 
 __all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
 
@@ -188,7 +190,8 @@ class Optimizer:
                     f"apply_gradients: the second element of each pair must be a "
                     f"tf.Variable; pair {i} has {_short(var)}.{hint}"
                 )
-        names = [var.name for _, var in items]  # (a Keras 3 variable's own name: 'kernel')
+        # (Keras names a Keras variable by its path, 'dense/kernel', a tf.Variable by its name)
+        names = [var.path if isinstance(var, KerasVariable) else var.name for _, var in items]
         items = [(g, as_seen_by_tapes(var)) for g, var in items]
         self._check_known([var for _, var in items])
         pairs, missing = [], []
@@ -201,11 +204,10 @@ class Optimizer:
             which = f" (Every gradient is None, for {names}.)" if names else ""
             raise ValueError(f"No gradients provided for any variable.{which}")
         if missing:
-            logger.warning(
-                "Gradients do not exist for variables %s when minimizing the loss. "
-                "(Their gradient is None: the loss does not depend on them, or they "
-                "were not watched.)",
-                missing,
+            warnings.warn(
+                f"Gradients do not exist for variables {missing} when minimizing the loss. If "
+                "using `model.compile()`, did you forget to provide a `loss` argument?",
+                stacklevel=1,  # (as Keras: the warning names the optimizer's line)
             )
         return pairs
 

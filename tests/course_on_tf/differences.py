@@ -157,15 +157,6 @@ SKIP = {
 }
 
 DIFFERS = {
-    # Keras' warning for some None gradients: other words, another channel, other names.
-    ("notebooks/11_custom_training_loop.ipynb", "11-loop-014"): (
-        "apply_gradients with some None gradients: TF's Keras warns with warnings.warn "
-        "(UserWarning, on stderr after the file and line) 'Gradients do not exist for variables "
-        "['aux/kernel', 'aux/bias'] when minimizing the loss. If using `model.compile()`, did "
-        "you forget to provide a `loss` argument?'; minitape logs WARNING:minitape:... with the "
-        "variables' names ('kernel', 'bias') and its own ending. The update is the same; "
-        "minitape should warn as TF does (its optimizers test pins the logged form)"
-    ),
     # AutoGraph's converted code: the same shape, TF's with more around it.
     ("notebooks/12_control_flow.ipynb", "nb10-ag-01"): (
         "tf.autograph.to_code: TF's converted code also wraps the body in ag__.FunctionScope, "

@@ -69,14 +69,6 @@ TODO = {
             (4, 4): np.float32(-0.01597733423113823),
         },
     ),
-    "course_nb11loop_none_gradient_warning": Differs(
-        "apply_gradients with some None gradients: Keras warns with Python's warnings "
-        "(UserWarning: Gradients do not exist for variables ['aux/kernel', 'aux/bias'] when "
-        "minimizing the loss. If using `model.compile()`, did you forget to provide a `loss` "
-        "argument?); "
-        "minitape logs its warning (WARNING:minitape:...) instead, so warnings records nothing",
-        {(): []},
-    ),
 }
 
 
