@@ -86,12 +86,24 @@ class Layer:
         activity_regularizer=None,
         **kwargs,
     ):
+        if name is None:
+            name = _unique_name(type(self))
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(
+                "Argument `name` must be a string and cannot contain character `/`. "
+                f"Received: name={name} (of type {type(name)})"
+            )
         if kwargs:
             raise ValueError(
                 f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}"
             )
-        self.name = name or _unique_name(type(self))
-        self._trainable = bool(trainable)
+        if not isinstance(trainable, bool):
+            raise ValueError(
+                "Expected `trainable` to be a boolean. "
+                f"Received: trainable={trainable} (of type {type(trainable)})"
+            )
+        self.name = name
+        self._trainable = trainable
         self.dtype = policy_dtype(dtype).name
         self.built = False
         self.activity_regularizer = regularizers.get(activity_regularizer)

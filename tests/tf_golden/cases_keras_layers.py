@@ -562,3 +562,17 @@ def keras_softmax_rescaling_and_add_weight(tf):
         [[v.path, v.trainable] for v in layer.weights],
         layer.error,
     ]
+
+
+@case(message=True)
+def keras_layer_name_and_trainable_are_checked(tf):
+    # Keras 3 checks a layer's name (a string without '/') and trainable (a bool) when it is made
+    dense = tf.keras.layers.Dense
+    return [
+        attempt(dense, 2, name="a/b"),
+        attempt(dense, 2, name=3),
+        attempt(dense, 2, trainable="yes"),
+        attempt(dense, 2, trainable=1),
+        dense(2, name="").name,
+        dense(2, trainable=False).trainable,
+    ]
