@@ -412,9 +412,14 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
 
 # --- stateless ops: the stream from the seed pair alone ------------------------------------
 def _stateless(draw):
-    def forward(shape, dtype, key, counter):
+    """The forward of a stateless op: its seed is an input (a traced function replays it with
+    each call's seed), made into the stream's key and counter as TF's
+    StatelessRandomGetKeyCounter makes them."""
+
+    def forward(seed, shape, dtype):
+        s0, s1 = (int(v) for v in np.asarray(seed).reshape(-1))
         size = _size(shape)
-        return draw(philox.Stream(key, counter), size, dtype).reshape(shape)
+        return draw(philox.stateless_key_counter(s0, s1), size, dtype).reshape(shape)
 
     return forward
 
@@ -424,9 +429,9 @@ StatelessRandomUniformV2 = Op("StatelessRandomUniformV2", _stateless(_uniform_fl
 StatelessTruncatedNormalV2 = Op("StatelessTruncatedNormalV2", _stateless(philox.truncated_normal))
 StatelessRandomUniformIntV2 = Op(
     "StatelessRandomUniformIntV2",
-    lambda shape, dtype, key, counter, lo, hi: _stateless(
+    lambda seed, shape, dtype, lo, hi: _stateless(
         lambda stream, size, dtype: philox.uniform_int(stream, size, lo, hi, dtype)
-    )(shape, dtype, key, counter),
+    )(seed, shape, dtype),
 )
 
 
@@ -443,10 +448,10 @@ StatelessRandomUniformFullIntV2 = Op("StatelessRandomUniformFullIntV2", _statele
 
 
 def _seed_pair(seed, op_name):
-    """A stateless op's seed: a shape [2] integer tensor (int32 or int64), as two Python ints
-    (an int32 seed read as TF reads it, sign-extended). Converted as TF's StatelessRandom-
-    GetKeyCounter takes it: a Python number as int64, numpy integers cast to int64, anything
-    else by the default rules, then its dtype checked."""
+    """A stateless op's seed: a shape [2] integer tensor (int32 or int64; an int32 seed is read
+    as TF reads it, sign-extended). Converted as TF's StatelessRandomGetKeyCounter takes it: a
+    Python number as int64, numpy integers cast to int64, anything else by the default rules,
+    then its dtype checked."""
     op_name = "StatelessRandomGetKeyCounter"
     if isinstance(seed, (bool, int, float)) or (
         isinstance(seed, np.ndarray) and seed.dtype.kind in "iub"
@@ -462,8 +467,7 @@ def _seed_pair(seed, op_name):
         )
     if t.shape != (2,):
         raise invalid(op_name, f"seed must have shape [2], not {list(t.shape)}")
-    s0, s1 = (int(v) for v in t.numpy())
-    return philox.stateless_key_counter(s0, s1)
+    return t
 
 
 # TF's stateless ops take `alg` as 1 (Philox), 2 (ThreeFry) or 3 (auto-select, Philox on a CPU),
@@ -503,21 +507,14 @@ def _unsupported_algorithm(alg, names):
 def _stateless_draw(op, shape, seed, d, alg, **attrs):
     shape = _shape(shape, op.name)
     alg = _stateless_algorithm(alg)
-    stream = _seed_pair(seed, op.name)
+    seed = _seed_pair(seed, op.name)
     if alg == 2:  # (TF makes ThreeFry's counter one word long, which its CPU kernels refuse)
         raise invalid(
             op.name,
             "counter must be a vector with length at least 2; got shape: [1]. (Note that "
             "batched counters are not supported yet.)",
         )
-    return apply(
-        op,
-        shape=shape,
-        dtype=d._np,
-        key=stream.key,
-        counter=stream.counter,
-        **attrs,
-    )
+    return apply(op, seed, shape=shape, dtype=d._np, **attrs)
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=_dt.float32, name=None, alg=None):

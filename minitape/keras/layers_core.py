@@ -46,7 +46,7 @@ class Flatten(Layer):
         dims = list(inputs.shape)
         if self.data_format == "channels_first" and len(dims) > 1:
             inputs = transpose(inputs, (0, *range(2, len(dims)), 1))
-        return reshape(inputs, (shape(inputs)[0], math.prod(dims[1:]) if dims[1:] else 1))
+        return reshape(inputs, (_batch_size(inputs), math.prod(dims[1:]) if dims[1:] else 1))
 
 
 class Reshape(Layer):
@@ -66,7 +66,14 @@ class Reshape(Layer):
         self.built = True
 
     def call(self, inputs):
-        return reshape(inputs, (shape(inputs)[0],) + self.target_shape)
+        return reshape(inputs, (_batch_size(inputs),) + self.target_shape)
+
+
+def _batch_size(inputs):
+    """The batch size, as a number where the shape knows it (Keras writes ops.shape(x)[0]; a
+    number keeps a traced function's replay free of a value read in Python), else a tensor."""
+    known = inputs.shape[0]
+    return known if known is not None else shape(inputs)[0]
 
 
 class ReLU(Layer):

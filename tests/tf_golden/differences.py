@@ -15,8 +15,6 @@ word for word.
 from TF now: a first draft of the pins after a change.
 """
 
-import numpy as np
-
 from . import serialize
 
 
@@ -45,31 +43,7 @@ def _record(pin):
 
 
 # -- not yet as TF does -----------------------------------------------------------------------
-TODO = {
-    "tutorial_dcgan": Differs(
-        "the second call of the tutorial's @tf.function train step draws other noise from "
-        "tf.random.normal than TF's (the first call's is TF's, as are the step's losses, "
-        "weights and Keras' dropout masks); so the second step's losses and what follows differ",
-        {
-            (2, 1, 0): tensor("float32", (), 0.6523817181587219),
-            (2, 1, 1): tensor("float32", (), 1.4238343238830566),
-            (3,): tensor(
-                "float32",
-                (3, 3),
-                [
-                    [-0.004417078569531441, 0.007220923434942961, 0.007454578299075365],
-                    [-0.028621453791856766, -0.05543271824717522, -0.03736419603228569],
-                    [-0.017392802983522415, -0.015799006447196007, 0.020460186526179314],
-                ],
-            ),
-            (4, 0): np.float32(0.022642523050308228),
-            (4, 1): np.float32(12297.486328125),
-            (4, 2): np.float32(-0.08176635205745697),
-            (4, 3): np.float32(126.42559814453125),
-            (4, 4): np.float32(-0.01597733423113823),
-        },
-    ),
-}
+TODO = {}
 
 
 # -- on purpose (README, "Where minitape differs from TensorFlow") -----------------------------
