@@ -5876,6 +5876,7 @@ def tape_persistent_not_a_bool(tf):
 # families, control flow with recompute_grad and forward mode.
 from . import (  # noqa: E402, F401
     cases_autograph,
+    cases_autograph_refusals,
     cases_control_flow,
     cases_course,
     cases_course_nb03,
