@@ -414,7 +414,11 @@ def convert(fn):
         return functools.partial(convert(fn.func), *fn.args, **fn.keywords)
     if isinstance(fn, types.MethodType):
         return types.MethodType(convert(fn.__func__), fn.__self__)
-    if not isinstance(fn, types.FunctionType) or fn.__name__ == "<lambda>":
+    if not isinstance(fn, types.FunctionType):
+        return fn
+    if fn.__code__.co_name == "<lambda>":
+        if autograph_frames.branch_free(fn.__code__):  # (its conversion would be itself)
+            autograph_frames.converted(fn.__code__)
         return fn
     if (
         getattr(fn, "__minitape_do_not_convert__", False)
@@ -960,14 +964,21 @@ def _lambda(body):
 
 
 def do_not_convert(func=None):
-    """A function AutoGraph leaves as it is (TF's `tf.autograph.experimental.do_not_convert`):
-    an `if` on a tensor in it then runs as Python while tracing."""
+    """`func` for AutoGraph to leave as it is (TF's `tf.autograph.experimental.do_not_convert`):
+    a wrapper, so that `func` itself is still converted where it is called directly. An `if` on
+    a tensor in it is TF's error (`autograph_frames`). A function defined inside converted
+    code was converted with it, as TF does: it is returned as it is."""
     if func is None:
         return do_not_convert
-    func.__minitape_do_not_convert__ = True
-    if hasattr(func, "__code__"):
-        autograph_frames.left_as_written(func.__code__)
-    return func
+    if autograph_frames.defined_in_converted_code(func):
+        return func
+
+    @functools.wraps(func)
+    def not_converted(*args, **kwargs):
+        return func(*args, **kwargs)
+
+    not_converted.__minitape_do_not_convert__ = True
+    return not_converted
 
 
 experimental = types.SimpleNamespace(do_not_convert=do_not_convert)

@@ -17,6 +17,7 @@ itself (`bool(x)`, `assert x`), or, walking up its callers through the user's un
 functions, one reaches code TF leaves as it is (above) before reaching converted code.
 """
 
+import dis
 import os
 import types
 
@@ -24,6 +25,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _KERAS = os.path.join(_HERE, "keras") + os.sep
 # minitape's functions that call the user's function as TF calls it: not converted
 _AS_IT_IS = {
+    ("autograph.py", "not_converted"),  # (do_not_convert's wrapper)
     ("custom_gradient.py", None),
     ("recompute.py", None),
     ("control_flow.py", "vectorized_map"),
@@ -31,7 +33,7 @@ _AS_IT_IS = {
 }
 
 _CONVERTED = set()  # code objects of converted functions (and of the functions they define)
-_AS_WRITTEN = set()  # code objects TF leaves as they are: do_not_convert, generators, for/else
+_AS_WRITTEN = set()  # code objects TF leaves as they are: generators, loops with an else
 _LEFT = set()  # code objects defined inside converted code, left as they are by minitape only
 
 
@@ -55,10 +57,22 @@ def converted(code, skip=()):
 
 
 def left_as_written(code):
-    """`code` runs as it is, as TF runs it (`do_not_convert`, a generator, a loop with else);
-    not a function defined inside converted code (TF converted it with the code around it)."""
-    if code not in _LEFT:
-        _AS_WRITTEN.update(_codes(code))
+    """`code` runs as it is, as TF runs it (a generator, a loop with an else)."""
+    _AS_WRITTEN.update(_codes(code))
+
+
+def defined_in_converted_code(func):
+    """Whether `func` was defined inside a converted function (TF converted it with it)."""
+    code = getattr(func, "__code__", None)
+    return code in _LEFT or code in _CONVERTED
+
+
+def branch_free(code):
+    """Whether `code` (a lambda's) has nothing AutoGraph would rewrite: no `a if c else b`,
+    `and`, `or`, `not` (no jump, no UNARY_NOT in its bytecode) and no comprehension."""
+    return not any(
+        "JUMP" in ins.opname or ins.opname == "UNARY_NOT" for ins in dis.get_instructions(code)
+    ) and not any(isinstance(c, types.CodeType) for c in code.co_consts)
 
 
 def is_minitape(code):

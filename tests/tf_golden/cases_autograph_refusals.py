@@ -42,7 +42,20 @@ def autograph_refuses_a_traced_tensor_as_a_python_bool(tf):
     def in_a_comprehension(x):
         return [1 for v in [x, -x] if v > 0]
 
-    return _cases_of(tf, [explicit, asserted, in_a_comprehension], tf.constant(1.0))
+    def in_a_lambda(x):
+        return bool(x > 0)
+
+    fns = [explicit, asserted, in_a_comprehension, lambda x: bool(x > 0), in_a_lambda]
+    return _cases_of(tf, fns, tf.constant(1.0)) + [
+        _cases_of(
+            tf,
+            [
+                lambda x: x if x > 0 else -x,  # (converted by TF: one lambda a line)
+                lambda x: not x > 0,
+            ],
+            tf.constant(-1.0),
+        )
+    ]
 
 
 @case
@@ -217,3 +230,20 @@ def autograph_converts_what_converted_code_calls(tf):
         lambda x: absolute(x),
     ]
     return [_cases_of(tf, fns, tf.constant(v)) for v in (2.0, -3.0)]
+
+
+@case
+def autograph_do_not_convert_leaves_the_function_itself_convertible(tf):
+    def absolute(x):
+        if x > 0:
+            return x
+        return -x
+
+    wrapped = tf.autograph.experimental.do_not_convert(absolute)
+    x = tf.constant(-2.0)
+    return [
+        refusal(tf.function(wrapped), x),
+        refusal(tf.function(absolute), x),
+        refusal(tf.function(lambda y: wrapped(y)), x),
+        refusal(tf.function(lambda y: absolute(y)), x),
+    ]
