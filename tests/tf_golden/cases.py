@@ -5878,6 +5878,7 @@ from . import (  # noqa: E402, F401
     cases_autograph,
     cases_autograph_refusals,
     cases_control_flow,
+    cases_conv_arguments,
     cases_course,
     cases_course_nb03,
     cases_course_nb11,
