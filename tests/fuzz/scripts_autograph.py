@@ -67,6 +67,14 @@ def autograph_loop_variable_changes_shape(tf):
 
 
 @script
+def while_loop_variable_changes_shape_in_graph(tf):
+    def body(i, v):
+        return i + 1, tf.concat([v, v], 0)
+
+    return tf.function(lambda: tf.while_loop(lambda i, v: i < 2, body, (0, tf.constant([1.0]))))()
+
+
+@script
 def autograph_loop_variable_changes_dtype(tf):
     def f(x):
         v = tf.constant(0)

@@ -247,3 +247,35 @@ def autograph_do_not_convert_leaves_the_function_itself_convertible(tf):
         refusal(tf.function(lambda y: wrapped(y)), x),
         refusal(tf.function(lambda y: absolute(y)), x),
     ]
+
+
+@case
+def while_loop_refuses_a_loop_variable_changing_shape_in_a_graph(tf):
+    def cond(i, v):
+        return i < 3
+
+    def body(i, v):
+        return i + 1, tf.concat([v, v], 0)
+
+    def why(fn):
+        """The class and the words after TF's name of the tensor."""
+        out = refusal(tf.function(fn))
+        return out if not isinstance(out, list) else [out[0], out[1].split("` enters")[-1]]
+
+    start = (0, tf.constant([1.0]))
+    return [
+        why(lambda: tf.while_loop(cond, body, start)),
+        why(lambda: tf.while_loop(cond, body, start, maximum_iterations=2)),
+        why(lambda: tf.while_loop(cond, lambda i, v: (i + 1, tf.zeros((2, 2))), start)),
+        why(
+            lambda: tf.while_loop(
+                cond, body, start, shape_invariants=(tf.TensorShape([]), tf.TensorShape([1]))
+            )
+        ),
+        tf.function(
+            lambda: tf.while_loop(
+                cond, body, start, shape_invariants=(tf.TensorShape([]), tf.TensorShape([None]))
+            )
+        )(),
+        tf.while_loop(cond, body, start),  # (eagerly: no graph, no check)
+    ]
