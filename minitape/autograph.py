@@ -40,10 +40,10 @@ and any function whose source cannot be read. A generator, or a loop with an `el
 TF's UnsupportedLanguageElementError (`to_code` raises it; a `tf.function` warns and runs
 the function as it is). The user's own functions a converted function calls by name are
 converted too (`ag__.converted_call`), as are the functions defined inside it and a
-decorator's wrapper (its own code), as TF does; methods and other calls (`self.block(x)`,
-`model(x)`) are not (TF converts those as well). Python's `float(x)`, `int(x)`, `range(n)`
-and `len(x)` become a cast, `tf.range` and the first dimension when given a tensor
-(`float_`, `int_`, `range_`, `len_`).
+decorator's wrapper (its own code), as TF does; methods, lambdas and callable objects
+(`self.block(x)`) are not (TF converts those as well; a Keras layer's `call` it does not).
+Python's `float(x)`, `int(x)`, `range(n)` and `len(x)` become a cast, `tf.range` and the
+first dimension when given a tensor (`float_`, `int_`, `range_`, `len_`).
 
 What TF refuses, minitape refuses: `bool(x)`, `assert x`, `enumerate(x)` of a traced tensor in
 converted code, or in code TF runs as it is (under `do_not_convert`, a Keras layer's `call`,
