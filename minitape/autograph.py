@@ -83,6 +83,7 @@ from .autograph_ast import (
     _returns_outside_loops,
     _walk,
 )
+from .errors import InvalidArgumentError
 from .logs import logger
 from .math_ops import logical_and as _logical_and
 from .math_ops import logical_not as _logical_not
@@ -210,6 +211,13 @@ def if_exp(cond, if_true, if_false, expr_repr):
     graph = _graph_for(cond)
     if graph is None:
         return if_true() if cond else if_false()
+    if convert_to_tensor(cond).dtype.name != "bool":  # (TF: its Switch op's error)
+        raise InvalidArgumentError(
+            None,
+            None,
+            f"Input 'pred' passed {convert_to_tensor(cond).dtype.name} expected bool while "
+            "building NodeDef 'cond/switch_pred'",
+        )
     return control_flow.graph_cond(graph, cond, if_true, if_false)
 
 

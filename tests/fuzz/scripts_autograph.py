@@ -2,6 +2,8 @@
 arguments, a float64 Keras metric and bfloat16 inputs: each a function of the `tf` module that
 returns a result or raises."""
 
+import numpy as np
+
 from .scripts import script
 
 
@@ -104,6 +106,39 @@ def _if_positive_of_value(x):
     if x:
         return 1
     return 2
+
+
+def _one_if(x):
+    return 1 if x else 2
+
+
+@script
+def autograph_if_expression_on_int_tensor(tf):
+    return _traced(tf, _one_if, tf.constant(3))
+
+
+@script
+def autograph_if_expression_in_lambda_on_int_tensor(tf):
+    return _traced(tf, lambda x: 1 if x else 2, tf.constant(3))
+
+
+@script
+def autograph_train_step_if_on_tensor_under_fit(tf):
+    class Model(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            return {"z": 1.0 if tf.reduce_sum(data[0]) > 0 else 2.0}
+
+    model = Model()
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.ones((2, 1), "float32")
+    return model.fit(x, x, verbose=0).history
 
 
 @script

@@ -9,6 +9,8 @@ lambda, a function using `global`, a callable object, a function defined inside 
 
 import re
 
+import numpy as np
+
 from .cases import case
 
 
@@ -105,10 +107,14 @@ def autograph_refuses_an_if_on_a_tensor_that_is_no_bool_scalar(tf):
             i -= 1
         return i
 
+    def expression(x):
+        return 1 if x else 2
+
     values = [tf.constant(3), tf.constant(float("nan")), tf.constant("a"), tf.constant([True])]
     values += [tf.constant([True, False]), tf.constant([[False]])]
     return [refusal(tf.function(branch), v) for v in values] + [
-        refusal(tf.function(loop), tf.constant(3))
+        refusal(tf.function(loop), tf.constant(3)),
+        [refusal(tf.function(expression), v)[0] for v in values[:3]],
     ]
 
 
@@ -279,3 +285,26 @@ def while_loop_refuses_a_loop_variable_changing_shape_in_a_graph(tf):
         )(),
         tf.while_loop(cond, body, start),  # (eagerly: no graph, no check)
     ]
+
+
+@case
+def autograph_refuses_an_if_on_a_tensor_in_a_train_step_under_fit(tf):
+    # (Keras 3 runs train_step under do_not_convert: TF does not convert it)
+    class Model(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            x, _ = data
+            if tf.reduce_sum(x) > 0:
+                return {"z": 1.0}
+            return {"z": 2.0}
+
+    model = Model()
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.ones((4, 1), "float32")
+    return refusal(lambda: model.fit(x, x, verbose=0).history)
