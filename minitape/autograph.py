@@ -40,9 +40,17 @@ and any function whose source cannot be read. A generator, or a loop with an `el
 TF's UnsupportedLanguageElementError (`to_code` raises it; a `tf.function` warns and runs
 the function as it is). The user's own functions a converted function calls by name are
 converted too (`ag__.converted_call`), as are the functions defined inside it and a
-decorator's wrapper (its own code), as TF does; methods and other calls (`self.block(x)`,
-`model(x)`) are not (TF converts those as well). Python's `float(x)`, `int(x)` and
-`range(n)` become a cast and `tf.range` when given a tensor (`float_`, `int_`, `range_`).
+decorator's wrapper (its own code), as TF does; methods, lambdas and callable objects
+(`self.block(x)`) are not (TF converts those as well; a Keras layer's `call` it does not).
+Python's `float(x)`, `int(x)`, `range(n)` and `len(x)` become a cast, `tf.range` and the
+first dimension when given a tensor (`float_`, `int_`, `range_`, `len_`).
+
+What TF refuses, minitape refuses: `bool(x)`, `assert x`, `enumerate(x)` of a traced tensor in
+converted code, or in code TF runs as it is (under `do_not_convert`, a Keras layer's `call`,
+a loop with an `else`, with `autograph=False`; `autograph_frames.py` says which code TF
+converts); an `if` or `while` on a tensor that is no boolean scalar; a loop variable whose
+dtype or shape one iteration changes. Where TF would have converted code that minitape does
+not (a method, a lambda), its Python runs instead, as above.
 """
 
 import ast
@@ -57,10 +65,11 @@ import weakref
 
 import numpy as np
 
-from . import control_flow
+from . import autograph_frames, control_flow
 from .array_ops import _LENGTH
 from .array_ops import concat as _concat
 from .array_ops import gather as _gather
+from .array_ops import reshape as _reshape
 from .autograph_ast import (
     _assign,
     _assigned,
@@ -74,11 +83,12 @@ from .autograph_ast import (
     _returns_outside_loops,
     _walk,
 )
+from .errors import InvalidArgumentError
 from .logs import logger
 from .math_ops import logical_and as _logical_and
 from .math_ops import logical_not as _logical_not
 from .math_ops import logical_or as _logical_or
-from .py_builtins import float_, int_, range_  # noqa: F401  (ag__.float_, ...)
+from .py_builtins import float_, int_, len_, range_  # noqa: F401  (ag__.float_, ...)
 from .tape import apply
 from .tensor import Tensor, Variable, convert_to_tensor
 
@@ -118,6 +128,7 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
         else:
             orelse()
         return
+    cond = _tf_condition(graph, cond, "if statement")
     initial = get_state()
     undefined = {}
 
@@ -143,6 +154,40 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     )
 
 
+def _tf_condition(graph, cond, statement):
+    """The condition of an `if` or `while` on a tensor, as a boolean scalar (a boolean of one
+    element is reshaped, as TF does); TF's ValueError for any other tensor."""
+    cond = convert_to_tensor(cond)
+    if cond.dtype.name == "bool" and cond._value.size == 1:
+        return cond if cond.shape.rank == 0 else _reshape(cond, ())
+    cast = "" if cond.dtype.name == "bool" else " to use as boolean Tensor, use `tf.cast`;"
+    raise ValueError(
+        f"condition of {statement} expected to be `tf.bool` scalar, got "
+        f'Tensor("{graph._tf_name(cond)}", shape={cond.shape}, dtype={cond.dtype.name});'
+        f"{cast} to check for None, use `is not None`"
+    )
+
+
+def _check_loop_state(graph, names, before, after):
+    """TF's errors for a loop variable whose dtype or shape one iteration changes (a shape
+    computed from the arguments is checked by rank only: TF may know it only partly)."""
+    for name, a, b in zip(names, before, after):
+        if not isinstance(a, (Tensor, Variable)) or not isinstance(b, (Tensor, Variable)):
+            continue
+        if a.dtype != b.dtype:
+            raise TypeError(
+                f"'{name}' has dtype {a.dtype.name} before the loop, but dtype {b.dtype.name} "
+                "after one iteration"
+            )
+        sa, sb = a._read_value().shape, b._read_value().shape
+        if len(sa) != len(sb) or (sa != sb and not graph.depends_on_inputs(a)):
+            raise ValueError(
+                f"'{name}' has shape {sa} before the loop, but shape {sb} after one "
+                "iteration. Use tf.autograph.experimental.set_loop_options to set shape "
+                "invariants."
+            )
+
+
 def _check_branches(names, then, orelse, undefined):
     """TF's errors for an `if` on a tensor whose branches disagree on a variable."""
     for i, name in enumerate(names):
@@ -166,6 +211,13 @@ def if_exp(cond, if_true, if_false, expr_repr):
     graph = _graph_for(cond)
     if graph is None:
         return if_true() if cond else if_false()
+    if convert_to_tensor(cond).dtype.name != "bool":  # (TF: its Switch op's error)
+        raise InvalidArgumentError(
+            None,
+            None,
+            f"Input 'pred' passed {convert_to_tensor(cond).dtype.name} expected bool while "
+            "building NodeDef 'cond/switch_pred'",
+        )
     return control_flow.graph_cond(graph, cond, if_true, if_false)
 
 
@@ -184,11 +236,12 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
 
     def loop_test(*state):
         set_state(state)
-        return test()
+        return _tf_condition(graph, test(), "while loop")
 
     def loop_body(*state):
         set_state(state)
         body()
+        _check_loop_state(graph, symbol_names, state, get_state())
         return get_state()
 
     result = control_flow.graph_while(graph, loop_test, loop_body, initial)
@@ -228,21 +281,32 @@ def _check_defined(names, state):
 
 
 def python_loop_test(test, returns):
-    """The test of a loop left in Python (it holds `break`, `continue` or `return`)."""
-    _python_loop_on(test, returns)
+    """The test of a loop left in Python (it holds `break`, `continue` or `return`): on a
+    traced tensor, its value in Python (TF would have converted the loop)."""
+    if _python_loop_on(test, returns):
+        return bool(test._read_value())
     return test
 
 
+def python_if_test(test):
+    """The test of an `if` left in Python (it holds a `return`, `break` or `continue` that
+    minitape does not rewrite): on a traced tensor, its value in Python."""
+    return python_loop_test(test, False)
+
+
 def python_loop_iterate(iterable, returns):
-    """What a `for` left in Python (it holds `break`, `continue` or `return`) iterates over."""
-    _python_loop_on(iterable, returns)
+    """What a `for` left in Python (it holds `break`, `continue` or `return`) iterates over:
+    a traced tensor's rows."""
+    if _python_loop_on(iterable, returns):
+        return [iterable[i] for i in range(iterable.shape[0])]
     return iterable
 
 
 def _python_loop_on(value, returns):
+    """Whether `value` is a traced tensor (then the trace hears of its use in Python)."""
     graph = _graph_for(value)
     if graph is None:
-        return
+        return False
     if returns:
         raise NotImplementedError(
             "a return statement cannot be placed inside this TensorFlow loop; this may happen "
@@ -250,6 +314,7 @@ def _python_loop_on(value, returns):
             "hyperparameter"
         )
     graph.value_used(value)  # (an unrolled loop over a traced tensor: not replayable)
+    return True
 
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
@@ -280,6 +345,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     def loop_body(i, *state):
         set_state(state)
         body(_gather(padded, i))
+        _check_loop_state(graph, symbol_names, state, get_state())
         return (i + 1, *get_state())
 
     result = control_flow.graph_while(graph, loop_test, loop_body, (Tensor(np.int32(0)), *initial))
@@ -356,7 +422,11 @@ def convert(fn):
         return functools.partial(convert(fn.func), *fn.args, **fn.keywords)
     if isinstance(fn, types.MethodType):
         return types.MethodType(convert(fn.__func__), fn.__self__)
-    if not isinstance(fn, types.FunctionType) or fn.__name__ == "<lambda>":
+    if not isinstance(fn, types.FunctionType):
+        return fn
+    if fn.__code__.co_name == "<lambda>":
+        if autograph_frames.branch_free(fn.__code__):  # (its conversion would be itself)
+            autograph_frames.converted(fn.__code__)
         return fn
     if (
         getattr(fn, "__minitape_do_not_convert__", False)
@@ -366,10 +436,15 @@ def convert(fn):
         return fn
     try:
         fdef, filename = _converted_def(fn)
-        return fn if fdef is None else _compiled(fn, fdef, filename)
+        if fdef is None:  # (nothing to rewrite: its code runs as the conversion)
+            autograph_frames.converted(fn.__code__)
+            return fn
+        return _compiled(fn, fdef, filename)
     except _CannotConvert:
         return fn
     except (OSError, TypeError, SyntaxError, IndexError, UnsupportedLanguageElementError) as e:
+        if isinstance(e, UnsupportedLanguageElementError):  # (TF too runs it as it is)
+            autograph_frames.left_as_written(fn.__code__)
         logger.warning("AutoGraph could not transform %r and will run it as-is. Cause: %s", fn, e)
         return fn
 
@@ -408,7 +483,7 @@ def _refuse_unsupported(fdef):
 
 # Python's builtins that AutoGraph replaces in converted code (TF's py_builtins): on a tensor,
 # `float(x)` is a cast (a tensor, computed in the graph), `range(n)` is `tf.range`
-_BUILTINS = {"float": "float_", "int": "int_", "range": "range_"}
+_BUILTINS = {"float": "float_", "int": "int_", "range": "range_", "len": "len_"}
 
 
 def _converted_calls(fn, fdef):
@@ -507,15 +582,18 @@ def _compiled(fn, fdef, filename):
     )
     converted.__kwdefaults__ = fn.__kwdefaults__
     converted.__doc__, converted.__qualname__ = fn.__doc__, fn.__qualname__
+    autograph_frames.converted(inner, skip=fdef.unconverted)
     return converted
 
 
 class _Converter:
     """Rewrites one function: its returns (`_returns`), then its blocks (`_block`)."""
 
-    def __init__(self, calls=None):
+    def __init__(self, calls=None, unconverted=None):
         self.counts = {}
         self.calls = calls or {}  # the names of calls to replace, and their operators
+        # the names of the functions defined inside that are left as they are
+        self.unconverted = set() if unconverted is None else unconverted
 
     def _expr(self, node):
         return ast.fix_missing_locations(_Expressions(self.calls).visit(node))
@@ -530,6 +608,7 @@ class _Converter:
         if not nested:
             fdef.decorator_list = []
             fdef.name = f"tf__{fdef.name}"
+            fdef.unconverted = self.unconverted  # (read by `_compiled`)
         body = self._returns(_lift_returns(fdef.body))
         params = fdef.args
         defined = {a.arg for a in params.posonlyargs + params.args + params.kwonlyargs}
@@ -596,7 +675,9 @@ class _Converter:
             if _contains(stmt.body + stmt.orelse, ast.Return) or _loose_jumps(
                 stmt.body + stmt.orelse
             ):
-                stmt.test = self._expr(stmt.test)
+                # (an `if` left to Python: its test's value is read in Python, where TF
+                # would have converted it)
+                stmt.test = _call("python_if_test", self._expr(stmt.test))
                 stmt.body = self._block(stmt.body, defined, live_after)
                 stmt.orelse = self._block(stmt.orelse, defined, live_after)
                 return [stmt]
@@ -633,8 +714,13 @@ class _Converter:
             stmt.body = self._block(stmt.body, defined, live_after)
             return [stmt]
         if isinstance(stmt, ast.FunctionDef) and _convertible_inside(stmt):
-            return [_Converter(self.calls).function(stmt, nested=True)]  # (as TF converts it)
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Try)):
+            converter = _Converter(self.calls, self.unconverted)
+            return [converter.function(stmt, nested=True)]  # (as TF converts it)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.unconverted.add(stmt.name)
+        if isinstance(stmt, ast.Try):
+            return [_python_tests(stmt)]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [stmt]
         return [self._expr(stmt)]
 
@@ -797,6 +883,19 @@ def _convertible_inside(fdef):
     )
 
 
+def _python_tests(stmt):
+    """`stmt` (a `try`, left to Python) with the tests of its `if`s and `while`s and what its
+    `for`s iterate over read in Python (`python_if_test`, ...), where TF converts them."""
+    for node in _walk([stmt]):
+        if isinstance(node, ast.If):
+            node.test = _call("python_if_test", node.test)
+        elif isinstance(node, ast.While):
+            node.test = _call("python_loop_test", node.test, ast.Constant(False))
+        elif isinstance(node, ast.For):
+            node.iter = _call("python_loop_iterate", node.iter, ast.Constant(False))
+    return ast.fix_missing_locations(stmt)
+
+
 def _without(stmts, marks):
     """`stmts` without the statements whose ids are in `marks` (looking into `if`s)."""
     out = []
@@ -873,12 +972,21 @@ def _lambda(body):
 
 
 def do_not_convert(func=None):
-    """A function AutoGraph leaves as it is (TF's `tf.autograph.experimental.do_not_convert`):
-    an `if` on a tensor in it then runs as Python while tracing."""
+    """`func` for AutoGraph to leave as it is (TF's `tf.autograph.experimental.do_not_convert`):
+    a wrapper, so that `func` itself is still converted where it is called directly. An `if` on
+    a tensor in it is TF's error (`autograph_frames`). A function defined inside converted
+    code was converted with it, as TF does: it is returned as it is."""
     if func is None:
         return do_not_convert
-    func.__minitape_do_not_convert__ = True
-    return func
+    if autograph_frames.defined_in_converted_code(func):
+        return func
+
+    @functools.wraps(func)
+    def not_converted(*args, **kwargs):
+        return func(*args, **kwargs)
+
+    not_converted.__minitape_do_not_convert__ = True
+    return not_converted
 
 
 experimental = types.SimpleNamespace(do_not_convert=do_not_convert)

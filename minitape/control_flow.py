@@ -53,7 +53,7 @@ from .dtypes import as_dtype
 from .errors import InvalidArgumentError, OpError, OutOfRangeError, invalid
 from .logs import _log_deprecated_once
 from .math_ops import logical_and, stop_gradient
-from .tensor import Tensor, Variable, _traced, convert_to_tensor
+from .tensor import Tensor, TensorShape, Variable, _traced, convert_to_tensor
 
 __all__ = [
     "cond",
@@ -321,16 +321,21 @@ def _same_branch_structure(a, b):
             raise TypeError(f"{message}\n\ntrue_fn returned {x!r}, false_fn returned {y!r}")
 
 
-def graph_while(graph, cond, body, loop_vars):
+def graph_while(graph, cond, body, loop_vars, shape_invariants=None):
     """`while_loop` while a function is traced: as TF's graph mode, the test and the body
     are traced once each (with the loop variables as inputs) into one while node, which runs
     the loop (see `Graph.add_while`); the loop variables become tensors, and the result has
     the structure of `loop_vars`. A body of one loop variable may return it bare.
 
+    A loop variable's shape must stay the same (or compatible with its `shape_invariants`),
+    as TF's graph requires; one computed from the arguments is checked by rank only (where
+    TF may know only part of it).
+
     Returns None when the test or the body decided something in Python on a traced value
     (`if` on a tensor AutoGraph did not convert, `int(i)`): their one trace could not stand
     for every iteration, so the caller runs the loop in Python instead."""
-    initial = [convert_to_tensor(x) for x in nest.flatten(loop_vars)]
+    loop_vars_flat = nest.flatten(loop_vars)
+    initial = [convert_to_tensor(x) for x in loop_vars_flat]
     stand_ins = [Tensor(t._value) for t in initial]
     packed = nest.pack_sequence_as(loop_vars, stand_ins)
 
@@ -348,14 +353,38 @@ def graph_while(graph, cond, body, loop_vars):
         return None
     if test[0].python_decided or new[0].python_decided:
         return None
+    invariants = None if shape_invariants is None else _leaves_as(loop_vars, shape_invariants)
     for i, (a, b) in enumerate(zip(initial, new[1])):
         if a.dtype != b.dtype:
             raise TypeError(
                 f"Loop variable {i} enters the loop with dtype {a.dtype.name} but has dtype "
                 f"{b.dtype.name} after one iteration"
             )
+        before, after = a._value.shape, b._value.shape
+        if invariants is not None:
+            kept = TensorShape(invariants[i]).is_compatible_with(after)
+        else:
+            kept = before == after or (
+                len(before) == len(after) and graph.depends_on_inputs(loop_vars_flat[i])
+            )
+        if not kept:
+            raise ValueError(
+                f"Input tensor `{graph._tf_name(loop_vars_flat[i])}` enters the loop with shape "
+                f"{before}, but has shape {after} after one iteration. To allow the shape to "
+                "vary across iterations, use the `shape_invariants` argument of tf.while_loop "
+                "to specify a less-specific shape."
+            )
     outs = graph.add_while(initial, (test[0], [test[1]]), new)
     return nest.pack_sequence_as(loop_vars, outs)
+
+
+def _leaves_as(structure, other):
+    """The items of `other` (shape invariants) at the places of `structure`'s leaves."""
+    if isinstance(structure, dict):
+        return [leaf for k in sorted(structure) for leaf in _leaves_as(structure[k], other[k])]
+    if isinstance(structure, (list, tuple)):
+        return [leaf for s, o in zip(structure, other) for leaf in _leaves_as(s, o)]
+    return [other]
 
 
 # --- while_loop ----------------------------------------------------------------------------
@@ -399,6 +428,8 @@ def while_loop(
         limit = int(maximum_iterations._value)
         user_cond, user_body = cond, body
         loop_vars = (0, loop_vars)
+        if shape_invariants is not None:
+            shape_invariants = ((), shape_invariants)
 
         def cond(i, lv):
             return logical_and(i < limit, user_cond(*lv))
@@ -408,7 +439,7 @@ def while_loop(
 
     graph = tracing_graph()
     if graph is not None:
-        result = graph_while(graph, cond, body, loop_vars)
+        result = graph_while(graph, cond, body, loop_vars, shape_invariants)
         if result is not None:
             result = result[1] if maximum_iterations is not None else result
             # (as TF's graph loop: back_prop=False stops the results' gradients; eagerly, TF

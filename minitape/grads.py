@@ -186,6 +186,29 @@ def _softmax_jacobian(g, logits):
 
 
 # fmt: off  (the table keeps its columns: one rule a line, inputs aligned)
+def _convolution_rules(conv, by_input, by_filter):
+    """The rules of a convolution and of its two gradient ops (conv2d's, depthwise_conv2d's):
+    each is linear in both its inputs, so each rule is one of the three ops again."""
+    return {
+        conv: (
+            lambda g, ans, x, f, **k: apply(by_input, g, f, input_shape=x._value.shape, **k),
+            lambda g, ans, x, f, **k: apply(by_filter, x, g, filter_shape=f._value.shape, **k),
+        ),
+        by_input: (
+            lambda gg, ans, g, f, input_shape, **k: apply(conv, gg, f, **k),
+            lambda gg, ans, g, f, input_shape, **k: apply(
+                by_filter, gg, g, filter_shape=f._value.shape, **k
+            ),
+        ),
+        by_filter: (
+            lambda gg, ans, x, g, filter_shape, **k: apply(
+                by_input, g, gg, input_shape=x._value.shape, **k
+            ),
+            lambda gg, ans, x, g, filter_shape, **k: apply(conv, x, gg, **k),
+        ),
+    }
+
+
 VJPS = {
     o.Add: (lambda g, ans, x, y: unbroadcast(g, x), lambda g, ans, x, y: unbroadcast(g, y)),
     o.Sub: (lambda g, ans, x, y: unbroadcast(g, x), lambda g, ans, x, y: unbroadcast(-g, y)),
@@ -374,25 +397,11 @@ VJPS = {
         None,
     ),
     n.SparseXentBackprop: (lambda g, ans, z, y: _softmax_jacobian(g, z), None),
-    n.Conv2D: (
-        lambda g, ans, x, f, **k: apply(
-            n.Conv2DBackpropInput, g, f, input_shape=x._value.shape, **k
-        ),
-        lambda g, ans, x, f, **k: apply(
-            n.Conv2DBackpropFilter, x, g, filter_shape=f._value.shape, **k
-        ),
-    ),
-    n.Conv2DBackpropInput: (
-        lambda gg, ans, g, f, input_shape, **k: apply(n.Conv2D, gg, f, **k),
-        lambda gg, ans, g, f, input_shape, **k: apply(
-            n.Conv2DBackpropFilter, gg, g, filter_shape=f._value.shape, **k
-        ),
-    ),
-    n.Conv2DBackpropFilter: (
-        lambda gg, ans, x, g, filter_shape, **k: apply(
-            n.Conv2DBackpropInput, g, gg, input_shape=x._value.shape, **k
-        ),
-        lambda gg, ans, x, g, filter_shape, **k: apply(n.Conv2D, x, gg, **k),
+    **_convolution_rules(n.Conv2D, n.Conv2DBackpropInput, n.Conv2DBackpropFilter),
+    **_convolution_rules(
+        n.DepthwiseConv2dNative,
+        n.DepthwiseConv2dNativeBackpropInput,
+        n.DepthwiseConv2dNativeBackpropFilter,
     ),
     n.MaxPool: (lambda g, ans, x, **k: apply(n.MaxPoolGrad, x, ans, g, **k),),
     n.MaxPoolGrad: (

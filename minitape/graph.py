@@ -3,9 +3,12 @@ assignments, conds and while loops are appended to while its Python body runs on
 `function.py` for the whole story; `replay.py` runs and compiles what it recorded).
 """
 
+import sys
+
 import numpy as np
 
 from . import nest
+from .autograph_frames import is_minitape, tf_would_convert
 from .context import STATE, next_id
 from .errors import InaccessibleTensorError, OperatorNotAllowedInGraphError
 from .random import _unchanged
@@ -116,10 +119,32 @@ class Graph:
                 "uses a tensor's value in Python (if, while, float(), .numpy(), ...)"
             )
 
-    def refuses_truth(self, tensor):
-        """`bool()` of a tensor, traced without AutoGraph: TF's error, for a traced tensor."""
-        if not self.root.autograph and self.depends_on_inputs(tensor):
-            raise OperatorNotAllowedInGraphError(_NO_BOOL)
+    def refuses(self, tensor, use):
+        """TF's error for `bool(x)`, `for v in x` or `len(x)` (`use`: "bool", "iterate",
+        "len") of a traced tensor, in code TF runs as it is (not converted by AutoGraph: with
+        `autograph=False`, under `do_not_convert`, a Keras layer's `call`, ...; see
+        `autograph_frames`). Where TF would have converted the code, nothing: the value is
+        read in Python (`value_used`)."""
+        if not self.depends_on_inputs(tensor):
+            return
+        caller = sys._getframe(3)  # (the code calling bool(), iter() or len())
+        if is_minitape(caller.f_code):  # (minitape's own way of computing, not the user's)
+            return
+        if self.root.autograph and tf_would_convert(caller):
+            return
+        if use == "len":
+            raise TypeError(
+                f"len is not well defined for a symbolic Tensor ({self._tf_name(tensor)}). "
+                "Please call `x.shape` rather than `len(x)` for shape information."
+            )
+        raise OperatorNotAllowedInGraphError(_NOT_ALLOWED.format(_USES[use]))
+
+    def _tf_name(self, tensor):
+        """TF's name of a traced tensor, where minitape knows it (an argument's)."""
+        slot = self._find(id(tensor))
+        if slot in self.root.inputs:
+            return f"{self.root.input_names[self.root.inputs.index(slot)]}:0"
+        return "Tensor:0"
 
     def depends_on_inputs(self, tensor):
         """Whether `tensor` is a variable, or was computed in this trace from its arguments
@@ -374,8 +399,12 @@ class Graph:
         ]
 
 
-_NO_BOOL = (
-    "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the "
+_USES = {
+    "bool": "Using a symbolic `tf.Tensor` as a Python `bool`",
+    "iterate": "Iterating over a symbolic `tf.Tensor`",
+}
+_NOT_ALLOWED = (
+    "{} is not allowed. You can attempt the "
     "following resolutions to the problem: If you are running in Graph mode, use Eager "
     "execution mode or decorate this function with @tf.function. If you are using AutoGraph, "
     "you can try decorating this function with @tf.function. If that does not work, then you "

@@ -12,6 +12,7 @@ from .nn_ops import (  # noqa: F401
     avg_pool2d,
     conv2d,
     conv2d_transpose,
+    depthwise_conv2d,
     embedding_lookup,
     gelu,
     leaky_relu,

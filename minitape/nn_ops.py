@@ -29,6 +29,7 @@ __all__ = [
     "softmax_cross_entropy_with_logits",
     "sparse_softmax_cross_entropy_with_logits",
     "conv2d",
+    "depthwise_conv2d",
     "erf",
     "gelu",
     "silu",
@@ -323,19 +324,30 @@ def _conv2d(x, filters, strides, dilations, padding):
 def _conv2d_backprop_input(g, filters, input_shape, strides, dilations, padding):
     """The gradient of conv2d for its input: each output's gradient spread back over the
     window it came from, through the filter (a "transposed convolution")."""
-    kh, kw = filters.shape[:2]
+    return _spread_back(
+        lambda i, j: g @ filters[i, j].T,
+        filters.shape[:2],
+        input_shape,
+        strides,
+        dilations,
+        padding,
+    ).astype(g.dtype)
+
+
+def _spread_back(through, kernel_size, input_shape, strides, dilations, padding):
+    """The gradient of a convolution for its input: `through(i, j)`, the output's gradient
+    through the filter's tap (i, j), added back at the input positions that tap read."""
+    kh, kw = kernel_size
     (sh, sw), (dh, dw) = strides, dilations
     _, h, w, _ = input_shape
     ph, pw = _per_axis(padding)
     oh, top, bottom = _pads(h, kh, sh, dh, ph)
     ow, left, right = _pads(w, kw, sw, dw, pw)
-    out = np.zeros((input_shape[0], h + top + bottom, w + left + right, input_shape[3]), g.dtype)
+    out = np.zeros((input_shape[0], h + top + bottom, w + left + right, input_shape[3]))
     for i in range(kh):
         for j in range(kw):
             r, c = i * dh, j * dw
-            out[:, r : r + sh * (oh - 1) + 1 : sh, c : c + sw * (ow - 1) + 1 : sw] += (
-                g @ filters[i, j].T
-            )
+            out[:, r : r + sh * (oh - 1) + 1 : sh, c : c + sw * (ow - 1) + 1 : sw] += through(i, j)
     return out[:, top : top + h, left : left + w]
 
 
@@ -347,9 +359,44 @@ def _conv2d_backprop_filter(x, g, filter_shape, strides, dilations, padding):
     return np.tensordot(win, g, axes=([0, 1, 2], [0, 1, 2])).transpose(1, 2, 0, 3).astype(x.dtype)
 
 
+def _depthwise(x, filters, strides, dilations, padding):
+    """Each input channel convolved with its own filters (kh, kw, channels, multiplier): the
+    output's channel c * multiplier + m is channel c through filter m."""
+    kh, kw, c, m = filters.shape
+    win, _, _ = _windows(x, kh, kw, strides, dilations, padding)
+    out = np.einsum("nhwcij,ijcm->nhwcm", win, filters)
+    return out.reshape(out.shape[:3] + (c * m,)).astype(x.dtype)
+
+
+def _depthwise_backprop_input(g, filters, input_shape, strides, dilations, padding):
+    g = g.reshape(g.shape[:3] + filters.shape[2:])
+    return _spread_back(
+        lambda i, j: (g * filters[i, j]).sum(-1),
+        filters.shape[:2],
+        input_shape,
+        strides,
+        dilations,
+        padding,
+    ).astype(g.dtype)
+
+
+def _depthwise_backprop_filter(x, g, filter_shape, strides, dilations, padding):
+    kh, kw, c, m = filter_shape
+    win, _, _ = _windows(x, kh, kw, strides, dilations, padding)
+    g = g.reshape(g.shape[:3] + (c, m))
+    return np.einsum("nhwcij,nhwcm->ijcm", win, g).astype(x.dtype)
+
+
 Conv2D = _op("Conv2D", _conv2d)
 Conv2DBackpropInput = _op("Conv2DBackpropInput", _conv2d_backprop_input)
 Conv2DBackpropFilter = _op("Conv2DBackpropFilter", _conv2d_backprop_filter)
+DepthwiseConv2dNative = _op("DepthwiseConv2dNative", _depthwise)
+DepthwiseConv2dNativeBackpropInput = _op(
+    "DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input
+)
+DepthwiseConv2dNativeBackpropFilter = _op(
+    "DepthwiseConv2dNativeBackpropFilter", _depthwise_backprop_filter
+)
 
 
 def _pair(value, name):
@@ -434,52 +481,142 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     `filters` of shape (height, width, in channels, out channels). `padding` "VALID" uses
     only full windows; "SAME" pads with zeros so that the output has ceil(size / stride)
     positions. Its gradients are convolutions too (Conv2DBackpropInput/Filter), themselves
-    differentiable."""
-    x = read(input)
-    f = read(filters) if isinstance(filters, _TensorLike) else convert_to_tensor(filters, x.dtype)
-    if x._value.dtype.kind != "f" and x._value.dtype != np.int32:
-        raise invalid(
-            "Conv2D",
-            f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not in "
-            f"the list of allowed values: {_FLOATS}, int32",
+    differentiable.
+
+    `data_format="NCHW"` (channels first; TF's oneDNN CPU kernel takes it) is the NHWC
+    convolution between two transposes, its strides and dilations read in NCHW order. A
+    filter with fewer input channels than the input is a grouped convolution: the input's
+    channels in `groups` = channels / filter's channels consecutive groups, each convolved
+    with its share of the output channels (TF's `groups` of Keras' Conv2D)."""
+    x, f = _conv_operands(input, filters, "Conv2D")
+    if data_format == "NCHW":
+        out = conv2d(
+            o.transpose(x, [0, 2, 3, 1]),
+            f,
+            _nchw_to_nhwc(strides),
+            _nchw_to_nhwc(padding) if isinstance(padding, (list, tuple)) else padding,
+            "NHWC",
+            _nchw_to_nhwc(dilations),
         )
-    if f._value.dtype != x._value.dtype:
-        raise invalid(
-            "Conv2D",
-            f"cannot compute Conv2D as input #1(zero-based) was expected to "
-            f"be a {tf_type_name(x._value.dtype)} tensor but is a "
-            f"{tf_type_name(f._value.dtype)} tensor",
-        )
-    if data_format is None:
-        data_format = "NHWC"
-    if not isinstance(data_format, str):
-        raise TypeError(f"Expected string for argument 'data_format' not {data_format!r}.")
-    if data_format != "NHWC":  # (TF's CPU kernel has NHWC only; other names are no format)
-        raise invalid(
-            "Conv2D",
-            f"The Conv2D op on the CPU supports data_format 'NHWC' only, got {data_format!r}",
-        )
-    padding = _padding_arg(padding)
-    if x._value.ndim != 4:
-        raise ValueError(f"input must be 4-dimensional{list(x._value.shape)}")
-    if f._value.ndim != 4:
-        raise invalid("Conv2D", f"filter must be 4-dimensional: {list(f._value.shape)}")
-    strides = _pair(strides, "strides")
-    dilations = (1, 1) if dilations is None else _pair(dilations, "dilations")
-    if min(strides) < 1 or min(dilations) < 1:
-        raise invalid("Conv2D", "Sliding window strides and dilations must be positive.")
-    if max(strides) > 1 and max(dilations) > 1:
-        raise invalid(
-            "Conv2D",
-            "Current libxsmm and customized CPU implementations do not yet "
-            "support dilation rates larger than 1.",
-        )
-    n, h, w, c = x._value.shape
-    kh, kw, fc, _ = f._value.shape
-    if fc == 0 or c % fc or c != fc:
+        return o.transpose(out, [0, 3, 1, 2])
+    _check_data_format(data_format, "Conv2D")
+    c, (fc, out_channels) = x._value.shape[3], f._value.shape[2:]
+    if fc == 0 or c % fc:
         raise invalid(
             "Conv2D", f"input depth must be evenly divisible by filter depth: {c} vs {fc}"
         )
+    groups = c // fc
+    if out_channels % groups:
+        raise invalid(
+            "Conv2D",
+            "output depth must be evenly divisible by number of groups: "
+            f"{out_channels} vs {groups}",
+        )
+    padding, strides, dilations = _window_args(x, f, strides, padding, dilations, "Conv2D")
+    attrs = {"strides": strides, "dilations": dilations, "padding": padding}
+    if groups == 1:
+        return apply(Conv2D, x, f, **attrs)
+    pairs = zip(o.split(x, groups, axis=3), o.split(f, groups, axis=3))
+    return o.concat([apply(Conv2D, xg, fg, **attrs) for xg, fg in pairs], 3)
+
+
+def depthwise_conv2d(
+    input,  # noqa: A002
+    filter,  # noqa: A002
+    strides,
+    padding,
+    data_format=None,
+    dilations=None,
+    name=None,
+):
+    """Depthwise 2-D convolution: each of the NHWC input's channels convolved with its own
+    `channel_multiplier` filters, `filter` of shape (height, width, in channels, multiplier);
+    the output has in channels * multiplier channels (channel c's come together). `strides`
+    has 4 entries (NHWC), `dilations` (TF's `rate`) 1 or 2. Its gradients are again
+    depthwise convolutions (DepthwiseConv2dNativeBackpropInput/Filter), as conv2d's."""
+    x, f = _conv_operands(input, filter, "DepthwiseConv2dNative", ints=False)
+    if data_format == "NCHW":
+        out = depthwise_conv2d(
+            o.transpose(x, [0, 2, 3, 1]),
+            f,
+            _nchw_to_nhwc(strides),
+            padding,
+            "NHWC",
+            dilations,
+        )
+        return o.transpose(out, [0, 3, 1, 2])
+    _check_data_format(data_format, "DepthwiseConv2dNative")
+    if not isinstance(strides, (list, tuple)) or len(strides) != 4:
+        raise invalid(
+            "DepthwiseConv2dNative", "Sliding window strides field must specify 4 or 5 dimensions"
+        )
+    c, fc = x._value.shape[3], f._value.shape[2]
+    if fc != c:
+        raise invalid(
+            "DepthwiseConv2dNative",
+            f"input depth must be evenly divisible by filter depth: {c} vs {fc}",
+        )
+    padding, strides, dilations = _window_args(
+        x, f, strides, padding, dilations, "DepthwiseConv2dNative"
+    )
+    return apply(DepthwiseConv2dNative, x, f, strides=strides, dilations=dilations, padding=padding)
+
+
+def _nchw_to_nhwc(value):
+    """Strides, dilations or explicit paddings of 4 entries in NCHW order, in NHWC order."""
+    if isinstance(value, (list, tuple)) and len(value) == 4:
+        return [value[0], value[2], value[3], value[1]]
+    return value
+
+
+def _check_data_format(data_format, op):
+    if data_format is None:
+        return
+    if not isinstance(data_format, str):
+        raise TypeError(f"Expected string for argument 'data_format' not {data_format!r}.")
+    if data_format not in ("NHWC", "NCHW"):
+        raise invalid(
+            op,
+            f"Value for attr 'data_format' of \"{data_format}\" is not in the list of allowed "
+            'values: "NHWC", "NCHW"',
+        )
+
+
+def _conv_operands(input, filters, op, ints=True):  # noqa: A002
+    """The input and filter of a convolution, 4-dimensional tensors of one floating dtype
+    (or int32, where `ints`), with TF's errors."""
+    x = read(input)
+    f = read(filters) if isinstance(filters, _TensorLike) else convert_to_tensor(filters, x.dtype)
+    if x._value.dtype.kind != "f" and not (ints and x._value.dtype == np.int32):
+        raise invalid(
+            op,
+            f"Value for attr 'T' of {tf_type_name(x._value.dtype)} is not in "
+            f"the list of allowed values: {_FLOATS}{', int32' if ints else ''}",
+        )
+    if f._value.dtype != x._value.dtype:
+        raise invalid(
+            op,
+            f"cannot compute {op} as input #1(zero-based) was expected to "
+            f"be a {tf_type_name(x._value.dtype)} tensor but is a "
+            f"{tf_type_name(f._value.dtype)} tensor",
+        )
+    if x._value.ndim != 4:
+        raise ValueError(f"input must be 4-dimensional{list(x._value.shape)}")
+    if f._value.ndim != 4:
+        raise invalid(op, f"filter must be 4-dimensional: {list(f._value.shape)}")
+    return x, f
+
+
+def _window_args(x, f, strides, padding, dilations, op):
+    """A convolution's padding, strides and dilations (height, width), checked as TF's kernel
+    checks them against the NHWC input `x` and the filter `f`."""
+    padding = _padding_arg(padding)
+    strides = _pair(strides, "strides")
+    dilations = (1, 1) if dilations is None else _pair(dilations, "dilations")
+    if min(strides) < 1 or min(dilations) < 1:
+        raise invalid(op, "Sliding window strides and dilations must be positive.")
+    _, h, w, _ = x._value.shape
+    kh, kw = f._value.shape[:2]
     ph, pw = _per_axis(padding)
     for size, k, s, d, p in (
         (h, kh, strides[0], dilations[0], ph),
@@ -490,12 +627,12 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
             size += sum(p) if isinstance(p, tuple) else 0
         if p != "SAME" and size < span:
             raise invalid(
-                "Conv2D",
+                op,
                 f"Computed output size would be negative: "
                 f"{(size - span) // s + 1} [input_size: {size}, "
                 f"effective_filter_size: {span}, stride: {s}]",
             )
-    return apply(Conv2D, x, f, strides=strides, dilations=dilations, padding=padding)
+    return padding, strides, dilations
 
 
 # --- activations (as TF's tf.nn and tf.math write them) -------------------------------------

@@ -1,14 +1,15 @@
-"""Python's `float`, `int` and `range` as AutoGraph replaces them in the code it converts
-(TF's `autograph/operators/py_builtins.py`): on a tensor, `float(x)` and `int(x)` are casts
-and `range(n)` is `tf.range`, computed by the graph on every call; on anything else, Python's
-own. The converted code calls them as `ag__.float_`, ... (`autograph.py`)."""
+"""Python's `float`, `int`, `range` and `len` as AutoGraph replaces them in the code it
+converts (TF's `autograph/operators/py_builtins.py`): on a tensor, `float(x)` and `int(x)` are
+casts and `range(n)` is `tf.range`, computed by the graph on every call, and `len(x)` is the
+length TF knows of its first dimension; on anything else, Python's own. The converted code
+calls them as `ag__.float_`, ... (`autograph.py`)."""
 
 from .creation_ops import range as tf_range
 from .dtypes import float32, int32
 from .math_ops import cast, maximum
-from .tensor import Tensor, Variable
+from .tensor import Tensor, Variable, constant
 
-__all__ = ["float_", "int_", "range_"]
+__all__ = ["float_", "int_", "range_", "len_"]
 
 _UNSPECIFIED = object()
 
@@ -41,3 +42,16 @@ def range_(start_or_stop, stop=_UNSPECIFIED, step=_UNSPECIFIED):
     if stop is not _UNSPECIFIED:
         return tf_range(start_or_stop, maximum(start_or_stop, stop))
     return tf_range(maximum(start_or_stop, 0))
+
+
+def len_(s):
+    """`len(s)`: of a tensor, its first dimension (a number: minitape knows every shape, as TF
+    does when it is static), and TF's ValueError for a scalar; of anything else, Python's."""
+    if not isinstance(s, (Tensor, Variable)):
+        return len(s)
+    shape = s._read_value().shape
+    if not shape:
+        raise ValueError(
+            f"len requires a non-scalar tensor, got one of shape {constant(shape, int32)}"
+        )
+    return shape[0]

@@ -202,10 +202,15 @@ class _TensorLike:
             f"{type(self).__name__} is unhashable. Instead, use tensor.ref() as the key."
         )
 
+    def _refused(self, use):
+        """While a function is traced: TF's error where TF would refuse `use` ("bool",
+        "iterate", "len") of this tensor (`Graph.refuses`)."""
+        refuses = getattr(STATE.tracer, "refuses", None)
+        if refuses is not None:
+            refuses(self, use)
+
     def __bool__(self):
-        refuse = getattr(STATE.tracer, "refuses_truth", None)  # (a trace without AutoGraph)
-        if refuse is not None:
-            refuse(self)
+        self._refused("bool")
         v = self._value_for_python()
         return bool(v) if v.size else False  # (TF: an empty tensor is False)
 
@@ -235,12 +240,14 @@ class _TensorLike:
         return str(self)
 
     def __len__(self):
+        self._refused("len")
         v = self._read_value()
         if v.ndim == 0:
             raise TypeError("Scalar tensor has no `len()`")
         return v.shape[0]
 
     def __iter__(self):
+        self._refused("iterate")
         if self._read_value().ndim == 0:
             raise TypeError("Cannot iterate over a scalar tensor.")
         return (self[i] for i in range(len(self)))

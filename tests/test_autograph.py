@@ -334,3 +334,47 @@ def test_generators_are_left_as_they_are():
         return x * sum(_countdown(5))
 
     assert float(f(tf.constant(1.0))) == 9.0
+
+
+def test_code_minitape_leaves_in_python_where_tf_converts_it_is_not_refused():
+    # a loop whose `break` sits in a `try` (minitape leaves it to Python; TF converts it),
+    # and a method with an `if` on a tensor (TF converts it; minitape runs it as Python)
+    class Halver:
+        def half_if_big(self, y):
+            if y > 4.0:
+                return y / 2.0
+            return y
+
+    halver = Halver()
+
+    @tf.function
+    def f(x):
+        total = tf.constant(0.0)
+        for v in x:
+            try:
+                if v > 2.0:
+                    break
+            finally:
+                pass
+            total += v
+        return total + halver.half_if_big(x[0] * 10.0)
+
+    assert float(f(tf.constant([1.0, 2.0, 3.0]))) == 8.0
+    assert float(f(tf.constant([0.5, 5.0]))) == 3.0
+
+
+def test_refusals_name_what_tf_names():
+    @tf.function(autograph=False)
+    def length(x):
+        return len(x)
+
+    with pytest.raises(TypeError, match=r"symbolic Tensor \(x:0\)"):
+        length(tf.constant([1.0]))
+
+    @tf.function
+    def scalar_length(x):
+        return len(x)
+
+    assert int(scalar_length(tf.constant([1.0, 2.0]))) == 2
+    with pytest.raises(ValueError, match="len requires a non-scalar tensor"):
+        scalar_length(tf.constant(1.0))

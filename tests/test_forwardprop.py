@@ -151,6 +151,22 @@ BY_OP = {
         lambda x, g: apply(nn_ops.Conv2DBackpropFilter, x, g, filter_shape=(2, 2, 2, 3), **CONV),
         [lambda s: rand((1, 3, 4, 2)), lambda s: rand((1, 3, 4, 3))],
     ),
+    nn_ops.DepthwiseConv2dNative: (
+        lambda x, f: tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME"),
+        [lambda s: rand((1, 3, 4, 2)), lambda s: rand((2, 2, 2, 3))],
+    ),
+    nn_ops.DepthwiseConv2dNativeBackpropInput: (
+        lambda g, f: apply(
+            nn_ops.DepthwiseConv2dNativeBackpropInput, g, f, input_shape=(1, 3, 4, 2), **CONV
+        ),
+        [lambda s: rand((1, 3, 4, 6)), lambda s: rand((2, 2, 2, 3))],
+    ),
+    nn_ops.DepthwiseConv2dNativeBackpropFilter: (
+        lambda x, g: apply(
+            nn_ops.DepthwiseConv2dNativeBackpropFilter, x, g, filter_shape=(2, 2, 2, 3), **CONV
+        ),
+        [lambda s: rand((1, 3, 4, 2)), lambda s: rand((1, 3, 4, 6))],
+    ),
     nn_ops.MaxPool: (lambda x: tf.nn.max_pool2d(x, 2, 1, "SAME"), [lambda s: rand((1, 3, 4, 2))]),
     nn_ops.MaxPoolGrad: (
         lambda x, y, g: apply(nn_ops.MaxPoolGrad, x, y, g, **POOL),

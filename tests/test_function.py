@@ -365,11 +365,11 @@ def test_python_control_flow_on_values_decides_on_every_call():
 
 
 def test_other_uses_of_a_value_give_tf_s_numbers_too():
-    # float() (TF's autograph casts), .numpy() and a tensor as a Python int (TF refuses
-    # these): minitape runs the Python code again rather than repeat the traced value
+    # float() (TF's autograph casts), .numpy() and a tensor's value as a Python int (TF
+    # refuses these): minitape runs the Python code again rather than repeat the traced value
     @tf.function
     def f(x):
-        return x * float(x) + x * x.numpy() + sum(x for _ in range(int(x)))
+        return x * float(x) + x * x.numpy() + sum(x for _ in range(int(x.numpy())))
 
     assert [float(f(tf.constant(v))) for v in (2.0, 5.0)] == [12.0, 75.0]
     v = tf.Variable(1.0)

@@ -118,6 +118,47 @@ def test_conv2d_gradients(xs, fs, strides, padding, dilations):
     )
 
 
+def test_conv2d_channels_first_and_groups_are_transposes_and_slices_of_channels_last():
+    x, f = rand(2, 5, 4, 4), rand(2, 3, 2, 6)  # (2 input channels a filter: 2 groups)
+    nhwc = tf.nn.conv2d(x, f, [1, 2, 1, 1], "SAME", dilations=[1, 1, 2, 1])
+    groups = [
+        tf.nn.conv2d(x[..., 2 * i : 2 * i + 2], f[..., 3 * i : 3 * i + 3], [2, 1], "SAME")
+        for i in range(2)
+    ]
+    nchw = tf.nn.conv2d(
+        tf.transpose(x, [0, 3, 1, 2]), f, [1, 1, 2, 1], "SAME", "NCHW", [1, 1, 1, 2]
+    )
+    np.testing.assert_allclose(nhwc.numpy(), tf.transpose(nchw, [0, 2, 3, 1]).numpy(), 1e-6)
+    np.testing.assert_allclose(
+        tf.nn.conv2d(x, f, [2, 1], "SAME").numpy(), tf.concat(groups, 3).numpy(), 1e-6
+    )
+    check_grads(lambda x, f: tf.nn.conv2d(x, f, 1, "VALID"), x, f)
+    check_grads(lambda x, f: tf.nn.conv2d(x, f, 1, "VALID", "NCHW"), rand(1, 4, 4, 3), f)
+
+
+DEPTHWISE = [  # (input shape, filter shape, strides, padding, dilations)
+    ((1, 5, 5, 2), (3, 3, 2, 1), [1, 1, 1, 1], "VALID", None),
+    ((2, 5, 4, 2), (3, 2, 2, 3), [1, 2, 2, 1], "SAME", None),
+    ((1, 6, 6, 3), (2, 2, 3, 2), [1, 1, 1, 1], "SAME", [2, 2]),
+]
+
+
+@pytest.mark.parametrize("xs,fs,strides,padding,dilations", DEPTHWISE, ids=str)
+def test_depthwise_conv2d_is_a_conv2d_of_one_channel_a_group_and_its_gradients(
+    xs, fs, strides, padding, dilations
+):
+    x, f = rand(*xs), rand(*fs)
+    got = tf.nn.depthwise_conv2d(x, f, strides, padding, dilations=dilations)
+    kh, kw, c, m = fs
+    grouped = tf.nn.conv2d(
+        x, tf.reshape(f, (kh, kw, 1, c * m)), strides, padding, dilations=dilations
+    )
+    np.testing.assert_allclose(got.numpy(), grouped.numpy(), rtol=1e-5)
+    check_grads(
+        lambda x, f: tf.nn.depthwise_conv2d(x, f, strides, padding, dilations=dilations), x, f
+    )
+
+
 def test_conv2d_values_by_hand():
     x = tf.constant(np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1))
     f = tf.constant(np.array([[1.0, 0.0], [0.0, -1.0]], np.float32).reshape(2, 2, 1, 1))

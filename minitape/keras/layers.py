@@ -166,11 +166,14 @@ class Dense(Layer):
 
 
 class Conv2D(Layer):
-    """A 2-D convolution layer on NHWC inputs: `activation(conv2d(inputs, kernel) + bias)`.
+    """A 2-D convolution layer: `activation(conv2d(inputs, kernel) + bias)`.
 
-    `kernel` has shape (kernel height, kernel width, input channels, filters) and starts
-    Glorot-uniform; `bias` has shape (filters,) and starts at zero. `padding` is "valid" (only
-    full windows) or "same" (zeros around: ceil(size / stride) positions)."""
+    `kernel` has shape (kernel height, kernel width, input channels / groups, filters) and
+    starts Glorot-uniform; `bias` has shape (filters,) and starts at zero. `padding` is
+    "valid" (only full windows) or "same" (zeros around: ceil(size / stride) positions).
+    `data_format` "channels_last" (NHWC, the default) or "channels_first" (NCHW);
+    `dilation_rate` spreads the kernel's taps apart (not with strides > 1, as in Keras);
+    `groups` splits the channels into groups convolved apart."""
 
     def __init__(
         self,
@@ -178,6 +181,9 @@ class Conv2D(Layer):
         kernel_size,
         strides=(1, 1),
         padding="valid",
+        data_format=None,
+        dilation_rate=(1, 1),
+        groups=1,
         activation=None,
         use_bias=True,
         kernel_initializer="glorot_uniform",
@@ -195,12 +201,34 @@ class Conv2D(Layer):
         self.filters = filters
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.strides = _pair(strides, "strides")
+        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
         if str(padding).lower() not in ("valid", "same"):
             raise ValueError(
                 "The `padding` argument must be a list/tuple or one of "
                 f"['valid', 'same', 'causal']. Received: {padding}"
             )
         self.padding = str(padding).lower()
+        self.data_format = "channels_last" if data_format is None else str(data_format).lower()
+        if self.data_format not in ("channels_first", "channels_last"):
+            raise ValueError(
+                "The `data_format` argument must be one of {'channels_first', "
+                f"'channels_last'}}. Received: data_format={self.data_format}"
+            )
+        self.groups = groups
+        if not isinstance(groups, int) or groups <= 0:
+            raise ValueError(
+                f"The number of groups must be a positive integer. Received: groups={groups}."
+            )
+        if filters % groups:
+            raise ValueError(
+                "The number of filters must be evenly divisible by the number of groups. "
+                f"Received: groups={groups}, filters={filters}."
+            )
+        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
+            raise ValueError(
+                "`strides > 1` not supported in conjunction with `dilation_rate > 1`. "
+                f"Received: strides={self.strides} and dilation_rate={self.dilation_rate}"
+            )
         _kernel_and_bias(
             self,
             activation,
@@ -221,8 +249,15 @@ class Conv2D(Layer):
                 f'Input 0 of layer "{self.name}" is incompatible with the layer: expected '
                 f"ndim=4, found ndim={len(shape)}. Full shape received: {tuple(shape)}"
             )
+        channels = shape[1] if self.data_format == "channels_first" else shape[-1]
+        if channels % self.groups:
+            raise ValueError(
+                "The number of input channels must be evenly divisible by the number of "
+                f"groups. Received groups={self.groups}, but the input has {channels} "
+                f"channels (full input shape is {tuple(shape)})."
+            )
         self.kernel = self.add_weight(
-            self._kernel_shape(shape[-1]),
+            self._kernel_shape(channels // self.groups),
             self.kernel_initializer,
             name="kernel",
             regularizer=self.kernel_regularizer,
@@ -237,9 +272,19 @@ class Conv2D(Layer):
         self.built = True
 
     def call(self, inputs):
-        outputs = conv2d(cast(inputs, self.dtype), self.kernel, self.strides, self.padding.upper())
+        first = self.data_format == "channels_first"
+        outputs = conv2d(
+            cast(inputs, self.dtype),
+            self.kernel,
+            self.strides,
+            self.padding.upper(),
+            "NCHW" if first else "NHWC",
+            self.dilation_rate,
+        )
         if self.use_bias:
-            outputs = outputs + self.bias
+            outputs = outputs + (
+                reshape(self.bias, (1, self.filters, 1, 1)) if first else self.bias
+            )
         return self.activation(outputs)
 
 
@@ -253,6 +298,11 @@ class Conv2DTranspose(Conv2D):
         return self.kernel_size + (self.filters, channels)
 
     def call(self, inputs):
+        if (self.data_format, self.dilation_rate, self.groups) != ("channels_last", (1, 1), 1):
+            raise NotImplementedError(
+                "minitape's Conv2DTranspose takes channels_last inputs, with no dilation_rate "
+                "and one group"
+            )
         n, h, w, _ = inputs.shape
         sizes = []
         for size, k, s in zip((h, w), self.kernel_size, self.strides):
@@ -270,7 +320,8 @@ class Conv2DTranspose(Conv2D):
 
 
 def _pair(value, what):
-    """An int or a pair of ints, as Keras takes `kernel_size` and `strides`: a pair."""
+    """An int or a pair of ints, as Keras takes `kernel_size`, `strides` and `dilation_rate`:
+    a pair."""
     pair = (value, value) if isinstance(value, int) else tuple(value)
     if len(pair) != 2 or not all(isinstance(v, int) and v > 0 for v in pair):
         raise ValueError(

@@ -8,6 +8,26 @@ TensorFlow" says the same in prose. `python -m tests.fuzz.known` prints every ca
 now, in this file's form (a reason of "?" for a call not listed yet)."""
 
 KNOWN = {
+    "script:autograph_if_expression_in_lambda_on_int_tensor()": (
+        "`1 if x else 2` on an int32 tensor in a lambda given to tf.function: TF converts lambdas, and its cond refuses the int condition (InvalidArgumentError); minitape's AutoGraph does not convert a lambda holding a conditional expression, so it runs as Python, reading the traced value (returns 1; README, 'Where minitape differs')",
+        ["returns", ["tensor", "int32", [], [1.0]]],
+    ),
+    "script:bfloat16_add()": (
+        "a bfloat16 input: TF computes in bfloat16; minitape has no bfloat16 dtype (numpy has none, and ml_dtypes is not a dependency), so dtype='bfloat16' is TF's TypeError for a name that is no dtype (Cannot convert the argument `type_value`: 'bfloat16' to a TensorFlow DType)",
+        ["raises", "TypeError"],
+    ),
+    "script:bfloat16_matmul()": (
+        "a bfloat16 input: TF computes in bfloat16; minitape has no bfloat16 dtype (numpy has none, and ml_dtypes is not a dependency), so dtype='bfloat16' is TF's TypeError for a name that is no dtype (Cannot convert the argument `type_value`: 'bfloat16' to a TensorFlow DType)",
+        ["raises", "TypeError"],
+    ),
+    "script:bfloat16_reduce_sum()": (
+        "a bfloat16 input: TF computes in bfloat16; minitape has no bfloat16 dtype (numpy has none, and ml_dtypes is not a dependency), so dtype='bfloat16' is TF's TypeError for a name that is no dtype (Cannot convert the argument `type_value`: 'bfloat16' to a TensorFlow DType)",
+        ["raises", "TypeError"],
+    ),
+    "script:bfloat16_softmax()": (
+        "a bfloat16 input: TF computes in bfloat16; minitape has no bfloat16 dtype (numpy has none, and ml_dtypes is not a dependency), so dtype='bfloat16' is TF's TypeError for a name that is no dtype (Cannot convert the argument `type_value`: 'bfloat16' to a TensorFlow DType)",
+        ["raises", "TypeError"],
+    ),
     "keras.optimizers.Adam(learning_rate=lambda)": (
         "a learning rate given as a function of no arguments: Keras 3 accepts any callable and calls it each step; minitape takes a float or a LearningRateSchedule only (ValueError naming learning_rate)",
         ["raises", "ValueError"],

@@ -675,4 +675,5 @@ def loss_object_tuple_labels(tf):
     return tf.keras.losses.MeanSquaredError()((0.0, 1.0), tf.constant([0.5, 0.25]))
 
 
-from . import scripts_training  # noqa: E402, F401  (fit, callbacks and tf.data)
+# (fit, callbacks and tf.data; tf.function, Conv2D and bfloat16)
+from . import scripts_autograph, scripts_training  # noqa: E402, F401

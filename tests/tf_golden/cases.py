@@ -5876,7 +5876,9 @@ def tape_persistent_not_a_bool(tf):
 # families, control flow with recompute_grad and forward mode.
 from . import (  # noqa: E402, F401
     cases_autograph,
+    cases_autograph_refusals,
     cases_control_flow,
+    cases_conv_arguments,
     cases_course,
     cases_course_nb03,
     cases_course_nb10,
