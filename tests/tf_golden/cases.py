@@ -5881,6 +5881,7 @@ from . import (  # noqa: E402, F401
     cases_course_nb03,
     cases_course_nb11,
     cases_course_nb12,
+    cases_course_nb16,
     cases_data,
     cases_keras_fit,
     cases_keras_layers,
