@@ -47,7 +47,8 @@ SLIDERS = {
     "notebooks/12_control_flow.ipynb": "x",  # which branch ran: recorded ops, gradient
     "notebooks/13_forward_mode_and_jacobians.ipynb": "n_in",  # the shape whose cost is measured
     "notebooks/14_hessians_and_double_backward.ipynb": "direction",  # the loss along it, redrawn
-    "notebooks/15_build_your_own_tape.ipynb": "expression",  # a random expression, checked
+    "notebooks/15_build_your_own_tape.ipynb": "step",  # the backward walk, one entry a step
+    "notebooks/16_test_and_extend_your_tape.ipynb": "expression",  # a random expression, checked
 }
 # A dropdown to move in the same run as the notebook's slider: notebook -> its description.
 DROPDOWNS = {

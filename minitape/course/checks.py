@@ -95,8 +95,9 @@ ANSWERS = {
     "15.1": (3, "5deb234d705057ee"),
     "15.2": (3, "59ff3fd30c76fe8b"),
     "15.3": (3, "5f93e7ce62fd4e8c"),
-    "15.5": (3, "28723a7c38136cd3"),
-    "15.4": (3, "861c0d45d50d9b67"),
+    "16.1": (3, "ba504b1b44ab395f"),
+    "16.2": (3, "700c75d86986d2a0"),
+    "16.3": (3, "2a98e443756faf9e"),
 }
 
 # what a wrong answer is told; a tuple is staged: its next hint after each further miss
@@ -183,8 +184,9 @@ HINTS = {
     "15.1": "exp's rule is g * exp(x); call inner.gradient() inside the outer tape's block",
     "15.2": "reset empties entries and watched; v is read again afterwards, x is not watched again",
     "15.3": "one backward walk, then one grads.get(s.id) per source (None where no path leads)",
-    "15.5": "Sum's rule is g + 0.0 * x; sum dw and db over the points before each step",
-    "15.4": "three tapes, all watching x, each gradient() inside every tape further out",
+    "16.1": "three tapes, all watching x, each gradient() inside every tape further out",
+    "16.2": "one tape per step, one backward walk for both w and b; unbroadcast gives the shapes",
+    "16.3": "relu's rule is g * (x.value > 0); train from init() exactly as section 5 does",
 }
 
 

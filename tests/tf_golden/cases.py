@@ -5886,6 +5886,7 @@ from . import (  # noqa: E402, F401
     cases_course_nb11_loop,
     cases_course_nb12,
     cases_course_nb14,
+    cases_course_nb16,
     cases_data,
     cases_keras_fit,
     cases_keras_layers,
