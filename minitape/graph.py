@@ -9,8 +9,18 @@ from . import nest
 from .context import STATE, next_id
 from .errors import InaccessibleTensorError, OperatorNotAllowedInGraphError
 from .random import _unchanged
-from .replay import _ASSIGN, _COND, _CONTROL_FLOW, _OP, _READ, _RUN, _STATEFUL, _TF_NAMES, _WHILE
-from .tensor import Tensor, Variable, _snapshot, convert_to_tensor
+from .replay import (
+    _ASSIGN,
+    _COND,
+    _CONTROL_FLOW,
+    _OP,
+    _READ,
+    _RUN,
+    _STATEFUL,
+    _TF_NAMES,
+    _WHILE,
+)
+from .tensor import _OPEN_SHAPES, Tensor, Variable, _snapshot, convert_to_tensor
 
 
 class Graph:
@@ -89,10 +99,13 @@ class Graph:
             self.constants[slot] = tensor
         return slot
 
-    def add_input(self, tensor, name):
+    def add_input(self, tensor, name, dims=None):
         """A stand-in for a tensor argument: a new object (an argument passed twice gets two
-        slots) with the argument's id (so a tape around the call still sees the argument)."""
+        slots) with the argument's id (so a tape around the call still sees the argument).
+        `dims`: the shape the traced function sees, when the trace's type leaves sizes open."""
         stand_in = _snapshot(tensor._value, tensor._id)
+        if dims != tensor._value.shape:
+            _OPEN_SHAPES[id(stand_in)] = dims
         self.inputs.append(self._new_slot(stand_in))
         self.input_names.append(name)
         return stand_in
@@ -263,6 +276,8 @@ class Graph:
         if undo_assignments:
             for var, old in self._old_values.values():
                 var._snap = old
+        for slot in self.inputs:
+            _OPEN_SHAPES.pop(id(self._traced[slot]), None)
         self._prune()
         self._slots = self._traced = self._old_values = self._reads = self._inner = None
 

@@ -5882,6 +5882,7 @@ from . import (  # noqa: E402, F401
     cases_course_nb11,
     cases_course_nb12,
     cases_data,
+    cases_function_tracing,
     cases_keras_fit,
     cases_keras_layers,
     cases_keras_training,
