@@ -36,7 +36,8 @@ TF's eager quirks, kept on purpose (each checked against TF 2.21):
   through `not loop_vars` and `len(loop_vars)` (ValueError for a scalar 0, TypeError for
   another scalar). With `maximum_iterations` the body must return the loop variables'
   exact structure (a list for a list). `shape_invariants`, `parallel_iterations`,
-  `back_prop` and `swap_memory` are accepted; eagerly they change nothing.
+  `back_prop` and `swap_memory` are accepted; eagerly they change nothing (in a traced
+  function, `back_prop=False` stops the gradient at the loop's results, as TF's while_v2).
 * `foldl`/`foldr`/`scan` of an empty sequence without initializer raise OutOfRangeError
   (reading element 0, or -1 for foldr); `map_fn` and `scan` convert each result to the
   output dtype (Python numbers are converted, a tensor of another dtype is an
@@ -51,7 +52,7 @@ from .context import STATE
 from .creation_ops import zeros
 from .dtypes import as_dtype
 from .errors import InvalidArgumentError, OpError, OutOfRangeError, invalid
-from .math_ops import logical_and
+from .math_ops import logical_and, stop_gradient
 from .tensor import Tensor, Variable, _traced, convert_to_tensor
 
 __all__ = [
@@ -401,6 +402,8 @@ def while_loop(
     if graph is not None:
         result = graph_while(graph, cond, body, loop_vars)
         if result is not None:
+            if not back_prop:
+                result = nest.map_structure(stop_gradient, result)
             return result[1] if maximum_iterations is not None else result
     structure = list(loop_vars)
     while cond(*loop_vars):

@@ -167,7 +167,7 @@ def _run_while(branches, ins, vals):
     if not one_op:
         return [_snapshot(t._value, next_id()) for t in current] + stacked
     captured = (ins[n:], [vals[s] for s in ins[n:]])
-    return _record_while(branches, first, captured, current, stacked) + stacked
+    return _record_while(branches, first, captured, current, stacked)
 
 
 def _stack_history(values, first):
@@ -179,10 +179,14 @@ def _stack_history(values, first):
 
 def _record_while(branches, initial, captured, finals, history):
     """Record a while loop that ran as one op (`While`), from its initial loop variables, the
-    tensors its body captured and the variables, to its final loop variables. Its gradient
+    tensors its body captured and the variables, to its final loop variables and their
+    `history` (each one's values at the start of every iteration, stacked). Its gradient
     walks the iterations backwards, itself a while loop: at iteration k, the gradient of the
-    body at the loop variables it started from (`history`, row k), by `_branch_gradients`.
-    Traced, that loop is a while node too, and replays."""
+    body at the loop variables it started from (the history's row k), by
+    `_branch_gradients`. Traced, that loop is a while node too, and replays. The history is
+    an output of the op, and the gradient reads it there: so a tape that records the gradient
+    sees how it depends on the inputs through the history (a second derivative), and the
+    gradient the history gets back joins the walk at its row."""
     body = branches.graphs[1]
     slots, tensors = captured
     n = len(initial)
@@ -191,16 +195,18 @@ def _record_while(branches, initial, captured, finals, history):
     # (the gradient's loop carries the gradients of the floating loop variables and sources)
     carried = [i for i in range(n) if initial[i].dtype.is_floating]
     summed = [i for i in range(n, len(sources)) if sources[i].dtype.is_floating]
+    recorded = []  # the history as the op's outputs (set below)
 
     def vjp_all(g, ans, ins):
-        upstream = _upstream(g, finals)
-
-        # (row k of the history is row k + 1 of `padded`: the backward loop's body is traced
+        upstream = _upstream(g, recorded)
+        stacks = recorded[n:]
+        # (row k of a history is row k + 1 of `padded`: the backward loop's body is traced
         # once even when the loop ran no iteration, at k = -1)
-        padded = [
-            concat([Tensor(np.zeros_like(h._value[:1], shape=(1,) + h.shape[1:])), h], 0)
-            for h in history
-        ]
+        padded = [_padded(h) for h in stacks]
+        # (the gradient a history got, when a tape recorded this one: row k joins the walk
+        # when it reaches the start of iteration k)
+        joins = type(g) is _Cotangents and any(p is not None for p in g.parts[n:])
+        joining = [_padded(upstream[n + i]) for i in carried] if joins else None
 
         def step(k, g_vars, g_sum):
             at_k = [gather(h, k + 1) for h in padded]
@@ -210,13 +216,12 @@ def _record_while(branches, initial, captured, finals, history):
             grads = _branch_gradients(
                 body, body.inputs + list(slots), at_k + tensors, branches.variables, weights
             )
-            return (
-                k - 1,
-                [grads[i] for i in carried],
-                [a + grads[i] for a, i in zip(g_sum, summed)],
-            )
+            g_vars = [grads[i] for i in carried]
+            if joining:
+                g_vars = [gv + gather(u, k + 1) for gv, u in zip(g_vars, joining)]
+            return k - 1, g_vars, [a + grads[i] for a, i in zip(g_sum, summed)]
 
-        last = apply(_LENGTH, history[0]) - 1
+        last = apply(_LENGTH, stacks[0]) - 1
         zeros = [Tensor(np.zeros_like(sources[i]._read_value())) for i in summed]
         _, g_vars, g_sum = while_loop(
             lambda k, g_vars, g_sum: k >= 0,
@@ -230,7 +235,13 @@ def _record_while(branches, initial, captured, finals, history):
             out[i] = gs
         return out
 
-    return _as_one_op("While", inputs, finals, vjp_all)
+    recorded += _as_one_op("While", inputs, finals + history, vjp_all)
+    return recorded
+
+
+def _padded(h):
+    """`h` with a row of zeros before its first."""
+    return concat([Tensor(np.zeros_like(h._value[:1], shape=(1,) + h.shape[1:])), h], 0)
 
 
 def _as_one_op(name, inputs, results, vjp_all):

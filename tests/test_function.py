@@ -620,3 +620,33 @@ def test_returning_what_cannot_be_a_tensor_is_tfs_type_error():
 
     with pytest.raises(TypeError, match="found return value of type set, which is not a Tensor"):
         f(tf.constant(1.0))
+
+
+# --- a while loop's gradient inside a traced function ----------------------------------------
+# (its second and third derivatives, against TF: golden case
+# fn_while_loop_second_derivative_inside_a_function)
+def _power(x, n):
+    return tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * x), (0, tf.ones_like(x)))[1]
+
+
+def test_a_traced_while_loop_checks_against_finite_differences():
+    from minitape.testing import check_grads
+
+    traced = tf.function(lambda x: _power(x, 3) + tf.sin(x))
+    check_grads(traced, tf.constant([0.5, -1.2], tf.float64))
+
+
+def test_back_prop_false_stops_the_gradient_of_a_traced_loop_only():
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.while_loop(lambda y: y < 10.0, lambda y: (y * x,), (x,), back_prop=False)[0]
+        return tape.gradient(y, x)
+
+    assert grad(tf.constant(2.0)) is None
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:  # (eagerly it changes nothing, as in TF)
+        tape.watch(x)
+        y = tf.while_loop(lambda y: y < 10.0, lambda y: (y * x,), (x,), back_prop=False)[0]
+    assert float(tape.gradient(y, x)) == 32.0  # y = x**4

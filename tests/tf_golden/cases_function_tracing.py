@@ -8,7 +8,7 @@ import logging
 import re
 import weakref
 
-from .cases import case
+from .cases import case, derivatives
 
 
 def _error(fn, *args, **kwargs):
@@ -388,3 +388,107 @@ def fn_of_a_partial(tf):
 
     f = tf.function(functools.partial(scaled, k=3.0))
     return [f(tf.constant(1.0)), f(tf.constant(2.0)), hasattr(f, "__name__"), f.__doc__ is None]
+
+
+# =============================================================================================
+# the gradient of a while loop inside a traced function (TF's while_v2)
+# =============================================================================================
+def _power_loop(tf, x, n=3, **options):
+    """x ** n by a while loop (the counter a Python int, the product a float tensor)."""
+    return tf.while_loop(
+        lambda i, y: i < n, lambda i, y: (i + 1, y * x), (0, tf.ones_like(x)), **options
+    )[1]
+
+
+@case
+def fn_while_loop_gradients_inside_a_function(tf):
+    @tf.function
+    def grads(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = _power_loop(tf, x)
+        return y, tape.gradient(y, x)
+
+    values = [grads(tf.constant(v)) for v in (2.0, 3.0, -1.5)]
+    values.append(grads(tf.constant([1.0, 2.0])))
+    return [values, grads.experimental_get_tracing_count()]
+
+
+@case
+def fn_while_loop_second_derivative_inside_a_function(tf):
+    # [y, dy/dx, d2y/dx2(, d3y/dx3)] by nested tapes, all inside the function
+    second = tf.function(lambda x: derivatives(tf, lambda v: _power_loop(tf, v), x))
+    third = tf.function(lambda x: derivatives(tf, lambda v: _power_loop(tf, v, 4), x, order=3))
+    return [second(tf.constant(v)) for v in (2.0, 3.0)] + [third(tf.constant(2.0))]
+
+
+@case
+def fn_while_loop_count_decided_by_the_input(tf):
+    # the number of iterations depends on x: shrink until below 1, the gradient through each
+    def shrink(x):
+        return tf.while_loop(lambda y: y > 1.0, lambda y: (y * 0.5 + 0.1 * y * y,), (x,))[0]
+
+    traced = tf.function(lambda x: derivatives(tf, shrink, x))
+    return [traced(tf.constant(v)) for v in (0.5, 1.5, 3.0, 4.5)]
+
+
+@case
+def fn_two_while_loops_and_a_variable_inside_a_function(tf):
+    v = tf.Variable(1.5)
+
+    @tf.function
+    def two(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            a = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, y * x), (0, 1.0))[1]
+            b = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * v + a * x), (0, a))[1]
+        return b, tape.gradient(b, x), tape.gradient(b, v), tape.gradient(a, v)
+
+    return [two(tf.constant(2.0)), two(tf.constant(0.5))]
+
+
+@case
+def fn_while_loop_back_prop_false_inside_a_function(tf):
+    @tf.function
+    def grads(x):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            y = _power_loop(tf, x, back_prop=False)
+            z = y + x
+        return y, tape.gradient(y, x), tape.gradient(z, x)
+
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:  # eagerly, back_prop=False changes nothing
+        tape.watch(x)
+        y = _power_loop(tf, x, back_prop=False)
+    return [grads(x), tape.gradient(y, x)]
+
+
+@case
+def fn_tape_around_a_function_with_a_while_loop(tf):
+    @tf.function
+    def power(x):
+        return _power_loop(tf, x)
+
+    @tf.function
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = power(x)
+        return tape.gradient(y, x)
+
+    x = tf.constant(2.0)
+    out = []
+    for _ in range(2):  # traced, then replayed
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = power(x)
+            dy = inner.gradient(y, x)
+        out.append([y, dy, outer.gradient(dy, x)])
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            g = grad(x)
+        out.append([g, outer.gradient(g, x)])
+    return out
