@@ -128,7 +128,7 @@ def functions_run_eagerly():
 # the traced ones (`_common`); an `input_signature` is the one type there is. A type here is a
 # tuple: ("T", dims, dtype) for a tensor (dims None: any rank), ("V", dims, dtype, trainable,
 # alias) for a variable, ("C", container type, keys, item types) for a container, and
-# ("P", type, value) for any other value.
+# ("P", value) for any other value.
 _NOT_TRACED = object()
 
 
@@ -165,7 +165,7 @@ def _type_of(x, path, found):
             f"Could not generate a generic TraceType for {x!r}.Please verify that it is "
             "immutable/hashable. Otherwise, consider implementing the Tracing Protocol for it."
         ) from None
-    return ("P", type(x), x)
+    return ("P", x)  # (as TF's Literal: by equality, so 1, 1.0 and True are one value)
 
 
 def _sorted_keys(mapping):

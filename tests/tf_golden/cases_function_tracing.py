@@ -492,3 +492,18 @@ def fn_tape_around_a_function_with_a_while_loop(tf):
             g = grad(x)
         out.append([g, outer.gradient(g, x)])
     return out
+
+
+@case
+def fn_python_values_equal_across_types_share_a_trace(tf):
+    # a Python argument is traced by equality: 1, 1.0 and True are one value (the trace made
+    # with the first serves the others), 0 and False another
+    printed = []
+
+    @tf.function
+    def f(x, k):
+        printed.append(repr(k))
+        return x * 2
+
+    values = [f(tf.constant(1.0), k) for k in (1, 1.0, True, 0, False, 0.0, "1")]
+    return [values, printed, f.experimental_get_tracing_count()]
