@@ -3,11 +3,14 @@ assignments, conds and while loops are appended to while its Python body runs on
 `function.py` for the whole story; `replay.py` runs and compiles what it recorded).
 """
 
+import functools
+
 import numpy as np
 
 from . import nest
 from .context import STATE, next_id
 from .errors import InaccessibleTensorError, OperatorNotAllowedInGraphError
+from .logs import _PACKAGE
 from .random import _unchanged
 from .replay import (
     _ASSIGN,
@@ -19,8 +22,9 @@ from .replay import (
     _STATEFUL,
     _TF_NAMES,
     _WHILE,
+    _UnknownShape,
 )
-from .tensor import _OPEN_SHAPES, Tensor, Variable, _snapshot, convert_to_tensor
+from .tensor import _OPEN_SHAPES, Tensor, TensorShape, Variable, _snapshot, convert_to_tensor
 
 
 class Graph:
@@ -105,7 +109,7 @@ class Graph:
         `dims`: the shape the traced function sees, when the trace's type leaves sizes open."""
         stand_in = _snapshot(tensor._value, tensor._id)
         if dims != tensor._value.shape:
-            _OPEN_SHAPES[id(stand_in)] = dims
+            _OPEN_SHAPES[id(stand_in)] = functools.partial(_seen_shape, stand_in, dims)
         self.inputs.append(self._new_slot(stand_in))
         self.input_names.append(name)
         return stand_in
@@ -398,6 +402,15 @@ _NO_BOOL = (
     "See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/"
     "g3doc/reference/limitations.md#access-to-source-code for more information."
 )
+
+
+def _seen_shape(tensor, dims, caller):
+    """The shape of a tensor argument whose trace leaves sizes open, as the code in `caller`
+    (a frame) sees it: the traced function, TF's static shape (`dims`: None where open, None
+    for an unknown rank); minitape's own code, which computes on the value, the value's."""
+    if caller.f_code.co_filename.startswith(_PACKAGE):
+        return TensorShape._of(tensor._value.shape)
+    return _UnknownShape() if dims is None else TensorShape._of(dims)
 
 
 class _Branches:

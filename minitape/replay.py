@@ -14,7 +14,7 @@ from .control_flow import cond, while_loop
 from .custom_gradient import _Cotangents, _unpack_op
 from .dtypes import as_dtype
 from .tape import GradientTape, Op, apply
-from .tensor import Tensor, TensorShape, _snapshot, _UnknownShape
+from .tensor import Tensor, TensorShape, _snapshot
 
 # --- the nodes ---------------------------------------------------------------------------------
 # Every node is a 5-tuple (kind, what, input slots, attrs, output slot):
@@ -537,3 +537,26 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ConcreteFunction {self.pretty_printed_signature()}>"
+
+
+class _UnknownShape(TensorShape):
+    """TF's TensorShape(None), an unknown shape: no rank, no dimensions (the shape of a
+    traced function's None output, or of an argument whose trace leaves the rank open)."""
+
+    __slots__ = ()
+    rank = ndims = None
+
+    def __new__(cls):
+        return tuple.__new__(cls)
+
+    def as_list(self):
+        raise ValueError("as_list() is not defined on an unknown TensorShape.")
+
+    def __repr__(self):
+        return "TensorShape(None)"
+
+    def __str__(self):
+        return "<unknown>"
+
+
+_UnknownShape.__name__ = _UnknownShape.__qualname__ = "TensorShape"  # (as TF names its type)

@@ -9,7 +9,6 @@ recorded op still sees the value it really used.
 
 import numbers
 import operator
-import os
 import sys
 
 import numpy as np
@@ -132,29 +131,6 @@ def tf_type_name(np_dtype):
     return _TF_TYPE_NAMES.get(np_dtype.name, np_dtype.name)
 
 
-class _UnknownShape(TensorShape):
-    """TF's TensorShape(None), an unknown shape: no rank, no dimensions (the shape of a
-    traced function's None output, or of an argument whose trace leaves the rank open)."""
-
-    __slots__ = ()
-    rank = ndims = None
-
-    def __new__(cls):
-        return tuple.__new__(cls)
-
-    def as_list(self):
-        raise ValueError("as_list() is not defined on an unknown TensorShape.")
-
-    def __repr__(self):
-        return "TensorShape(None)"
-
-    def __str__(self):
-        return "<unknown>"
-
-
-_UnknownShape.__name__ = _UnknownShape.__qualname__ = "TensorShape"  # (as TF names its type)
-
-
 class _Ref:
     """A hashable handle on a tensor or variable (TF's `x.ref()`): tensors themselves are
     unhashable because `==` is element-wise."""
@@ -177,22 +153,9 @@ class _Ref:
         return f"<Reference wrapping {self._obj!r}>"
 
 
-# The tensor arguments of a trace whose type leaves sizes (or the rank) open: id -> the dims
-# the traced function sees (None where open; None for an unknown rank). Entered and removed by
-# `graph.Graph` (see function.py: `reduce_retracing`, an input_signature with None).
+# The tensor arguments of a trace whose type leaves sizes open: id -> a function of the frame
+# that asks, giving the shape it sees (graph.py's `_seen_shape`; see function.py).
 _OPEN_SHAPES = {}
-
-
-def _seen_shape(tensor, caller):
-    """The shape of such an argument as `caller` sees it: the traced function, TF's static
-    shape; minitape's own code, which computes on the value, the value's."""
-    if caller.f_code.co_filename.startswith(_PACKAGE):
-        return TensorShape._of(tensor._value.shape)
-    dims = _OPEN_SHAPES[id(tensor)]
-    return _UnknownShape() if dims is None else TensorShape._of(dims)
-
-
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class _TensorLike:
@@ -208,7 +171,7 @@ class _TensorLike:
     @property
     def shape(self):
         if _OPEN_SHAPES and id(self) in _OPEN_SHAPES:  # (an argument of a relaxed trace)
-            return _seen_shape(self, sys._getframe(1))
+            return _OPEN_SHAPES[id(self)](sys._getframe(1))
         return TensorShape._of(self._read_value().shape)
 
     @property
@@ -217,7 +180,7 @@ class _TensorLike:
 
     def get_shape(self):
         if _OPEN_SHAPES and id(self) in _OPEN_SHAPES:
-            return _seen_shape(self, sys._getframe(1))
+            return _OPEN_SHAPES[id(self)](sys._getframe(1))
         return self.shape
 
     def _value_for_python(self):
