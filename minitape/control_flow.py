@@ -36,7 +36,8 @@ TF's eager quirks, kept on purpose (each checked against TF 2.21):
   through `not loop_vars` and `len(loop_vars)` (ValueError for a scalar 0, TypeError for
   another scalar). With `maximum_iterations` the body must return the loop variables'
   exact structure (a list for a list). `shape_invariants`, `parallel_iterations`,
-  `back_prop` and `swap_memory` are accepted; eagerly they change nothing.
+  `back_prop` and `swap_memory` are accepted; eagerly they change nothing (in a traced
+  function, `back_prop=False` stops the gradient at the loop's results, as TF's while_v2).
 * `foldl`/`foldr`/`scan` of an empty sequence without initializer raise OutOfRangeError
   (reading element 0, or -1 for foldr); `map_fn` and `scan` convert each result to the
   output dtype (Python numbers are converted, a tensor of another dtype is an

@@ -4,6 +4,7 @@ assignments, conds and while loops are appended to while its Python body runs on
 """
 
 import sys
+import functools
 
 import numpy as np
 
@@ -11,9 +12,21 @@ from . import nest
 from .autograph_frames import is_minitape, tf_would_convert
 from .context import STATE, next_id
 from .errors import InaccessibleTensorError, OperatorNotAllowedInGraphError
+from .logs import _PACKAGE
 from .random import _unchanged
-from .replay import _ASSIGN, _COND, _CONTROL_FLOW, _OP, _READ, _RUN, _STATEFUL, _TF_NAMES, _WHILE
-from .tensor import Tensor, Variable, _snapshot, convert_to_tensor
+from .replay import (
+    _ASSIGN,
+    _COND,
+    _CONTROL_FLOW,
+    _OP,
+    _READ,
+    _RUN,
+    _STATEFUL,
+    _TF_NAMES,
+    _WHILE,
+    _UnknownShape,
+)
+from .tensor import _OPEN_SHAPES, Tensor, TensorShape, Variable, _snapshot, convert_to_tensor
 
 
 class Graph:
@@ -92,10 +105,13 @@ class Graph:
             self.constants[slot] = tensor
         return slot
 
-    def add_input(self, tensor, name):
+    def add_input(self, tensor, name, dims=None):
         """A stand-in for a tensor argument: a new object (an argument passed twice gets two
-        slots) with the argument's id (so a tape around the call still sees the argument)."""
+        slots) with the argument's id (so a tape around the call still sees the argument).
+        `dims`: the shape the traced function sees, when the trace's type leaves sizes open."""
         stand_in = _snapshot(tensor._value, tensor._id)
+        if dims != tensor._value.shape:
+            _OPEN_SHAPES[id(stand_in)] = functools.partial(_seen_shape, stand_in, dims)
         self.inputs.append(self._new_slot(stand_in))
         self.input_names.append(name)
         return stand_in
@@ -288,6 +304,8 @@ class Graph:
         if undo_assignments:
             for var, old in self._old_values.values():
                 var._snap = old
+        for slot in self.inputs:
+            _OPEN_SHAPES.pop(id(self._traced[slot]), None)
         self._prune()
         self._slots = self._traced = self._old_values = self._reads = self._inner = None
 
@@ -412,6 +430,15 @@ _NOT_ALLOWED = (
     "See https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/"
     "g3doc/reference/limitations.md#access-to-source-code for more information."
 )
+
+
+def _seen_shape(tensor, dims, caller):
+    """The shape of a tensor argument whose trace leaves sizes open, as the code in `caller`
+    (a frame) sees it: the traced function, TF's static shape (`dims`: None where open, None
+    for an unknown rank); minitape's own code, which computes on the value, the value's."""
+    if caller.f_code.co_filename.startswith(_PACKAGE):
+        return TensorShape._of(tensor._value.shape)
+    return _UnknownShape() if dims is None else TensorShape._of(dims)
 
 
 class _Branches:

@@ -472,20 +472,39 @@ class ConcreteFunction:
     def __init__(self, graph, function, key):
         self.graph = graph
         self._function, self._key = function, key
+        self.function_type = key[0]  # (the traced type it serves: see function.py)
         self._tensors = [None] * len(graph.specs)  # slot values for the recorded replay
         for slot, t in graph.constants.items():
             self._tensors[slot] = t
         self.python_source, self._replay = _compile(graph)
 
     def __call__(self, *args, **kwargs):
-        key, tensors, _, _ = self._function._signature(args, kwargs)
-        if key != self._key:
-            raise TypeError(
-                f"This concrete function of {self.graph.name!r} was traced for "
-                f"{self.pretty_printed_signature()}; the arguments given do not "
-                f"match (different shapes, dtypes or Python values)."
-            )
-        return self._call_flat(tensors)
+        key, found, bound = self._function._signature(args, kwargs)
+        if key == self._key:
+            return self._call_flat(found.tensors)
+        return self._function._call_under(self, key, found, bound)
+
+    @property
+    def variables(self):
+        """The variables the graph reads or assigns (TF: those it captures), in the order it
+        first uses them."""
+        found = []
+
+        def visit(nodes):
+            for kind, what, _, _, _ in nodes:
+                if kind is _READ or kind is _ASSIGN:
+                    if all(v is not what for v in found):
+                        found.append(what)
+                elif kind in _CONTROL_FLOW:
+                    for graph in what.graphs:
+                        visit(graph.nodes)
+
+        visit(self.graph.nodes)
+        return tuple(found)
+
+    @property
+    def trainable_variables(self):
+        return tuple(v for v in self.variables if v.trainable)
 
     def _call_flat(self, tensors):
         if not self.graph.replayable:
@@ -546,7 +565,8 @@ class ConcreteFunction:
 
 
 class _UnknownShape(TensorShape):
-    """TF's TensorShape(None), the shape of a None output: no rank, no dimensions."""
+    """TF's TensorShape(None), an unknown shape: no rank, no dimensions (the shape of a
+    traced function's None output, or of an argument whose trace leaves the rank open)."""
 
     __slots__ = ()
     rank = ndims = None

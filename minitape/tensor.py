@@ -9,6 +9,7 @@ recorded op still sees the value it really used.
 
 import numbers
 import operator
+import sys
 
 import numpy as np
 
@@ -152,6 +153,11 @@ class _Ref:
         return f"<Reference wrapping {self._obj!r}>"
 
 
+# The tensor arguments of a trace whose type leaves sizes open: id -> a function of the frame
+# that asks, giving the shape it sees (graph.py's `_seen_shape`; see function.py).
+_OPEN_SHAPES = {}
+
+
 class _TensorLike:
     """What tensors and variables share: read-only properties and Python protocols.
 
@@ -164,6 +170,8 @@ class _TensorLike:
 
     @property
     def shape(self):
+        if _OPEN_SHAPES and id(self) in _OPEN_SHAPES:  # (an argument of a relaxed trace)
+            return _OPEN_SHAPES[id(self)](sys._getframe(1))
         return TensorShape._of(self._read_value().shape)
 
     @property
@@ -171,6 +179,8 @@ class _TensorLike:
         return _dt.from_numpy(self._read_value().dtype)
 
     def get_shape(self):
+        if _OPEN_SHAPES and id(self) in _OPEN_SHAPES:
+            return _OPEN_SHAPES[id(self)](sys._getframe(1))
         return self.shape
 
     def _value_for_python(self):

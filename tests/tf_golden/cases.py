@@ -5888,6 +5888,7 @@ from . import (  # noqa: E402, F401
     cases_course_nb14,
     cases_course_nb16,
     cases_data,
+    cases_function_tracing,
     cases_keras_fit,
     cases_keras_layers,
     cases_keras_training,
