@@ -3,8 +3,8 @@ assignments, conds and while loops are appended to while its Python body runs on
 `function.py` for the whole story; `replay.py` runs and compiles what it recorded).
 """
 
-import sys
 import functools
+import sys
 
 import numpy as np
 
