@@ -32,6 +32,7 @@ from .dtypes import (
 )
 from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor  # noqa: F401
 from .tape import GradientTape, UnconnectedGradients  # noqa: F401
+from .indexed_slices import IndexedSlices  # noqa: F401
 from .custom_gradient import custom_gradient  # noqa: F401
 from .ops import *  # noqa: F401,F403
 from .ops import abs, pow, range, round  # noqa: F401  (TF's names, shadowing builtins on purpose)

@@ -903,6 +903,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     held = held_variable(value)
     if held is not None:
         return convert_to_tensor(held, dtype, dtype_hint)
+    if hasattr(type(value), "__tf_tensor__"):  # (TF's protocol: a gather's IndexedSlices)
+        return value.__tf_tensor__(dtype, name)
     if dtype is None and dtype_hint is not None:
         try:
             return _converted(value, dtype_hint)
@@ -937,6 +939,8 @@ def operand(x, like, op_name, hint=False):
         x = x._read()
     elif (held := held_variable(x)) is not None:
         x = held._read()
+    elif hasattr(type(x), "__tf_tensor__"):  # (an IndexedSlices)
+        x = x.__tf_tensor__()
     else:
         npd = like._value.dtype
         if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly
