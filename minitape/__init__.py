@@ -75,7 +75,7 @@ from .function import TensorSpec, function, init_scope  # noqa: F401
 from . import autograph  # noqa: F401
 from .module import Module, name_scope  # noqa: F401
 from . import config  # noqa: F401
-from . import data, keras  # noqa: F401
+from . import data, keras, train  # noqa: F401
 
 newaxis = None  # (x[:, tf.newaxis] adds an axis, as numpy's None does)
 

@@ -77,6 +77,7 @@ class Optimizer:
             )
             self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
         self._slots = {}
+        self._restore_later = {}  # (position in `variables` -> a value a checkpoint holds for it)
         self._built_with = None  # the variables of the first step (Keras 3 builds on them)
 
     @property
@@ -90,6 +91,12 @@ class Optimizer:
 
     lr = learning_rate
 
+    @property
+    def variables(self):
+        """The optimizer's state: `iterations`, `learning_rate`, then the slots as they were
+        made (what a checkpoint saves)."""
+        return [self.iterations, self._learning_rate, *self._slots.values()]
+
     def _slot(self, var, name, initial=0.0):
         """This optimizer's state `name` for `var`: a variable of var's shape, `initial` (zero)
         everywhere at first."""
@@ -97,9 +104,13 @@ class Optimizer:
         if key not in self._slots:
             with init_scope():
                 start = zeros_like(var) if initial == 0 else zeros_like(var) + initial
-                self._slots[key] = Variable(
+                slot = self._slots[key] = Variable(
                     start, trainable=False, name=f"{var.name.split(':')[0]}/{name}"
                 )
+            if self._restore_later:  # (a checkpoint read before this slot was made: TF
+                value = self._restore_later.pop(1 + len(self._slots), None)  # restores it now)
+                if value is not None:
+                    slot.assign(value)
         return self._slots[key]
 
     def get_slot(self, var, name):

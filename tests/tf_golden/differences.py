@@ -100,20 +100,6 @@ DIFFERENT = {
             )
         },
     ),
-    "keras_train_model_checkpoint": Differs(
-        "ModelCheckpoint: Keras writes the model or its weights to a .keras or .weights.h5 "
-        "file after each epoch; minitape writes no such files (HDF5 and Keras' zip format are "
-        "out of its scope) and refuses the callback when it is made, naming what to use",
-        {
-            (): raises(
-                "NotImplementedError",
-                "minitape's Keras saves no .keras or .weights.h5 files: keep the best weights "
-                "with EarlyStopping(restore_best_weights=True), or save them yourself from a "
-                "LambdaCallback(on_epoch_end=lambda epoch, logs: np.save(path, "
-                "np.array(model.get_weights(), dtype=object))).",
-            )
-        },
-    ),
     "keras_fit_trace_count_remainder_batch": Differs(
         "fit over 10 examples in batches of 4: TF's data pipeline gives the step a batch of "
         "shape (None, 3), so one trace (two when it creates variables) serves the batches of 4 "
