@@ -5885,6 +5885,7 @@ from . import (  # noqa: E402, F401
     cases_keras_adamw_adagrad,
     cases_keras_fit,
     cases_keras_layers,
+    cases_keras_more,
     cases_keras_saving,
     cases_keras_sparse,
     cases_keras_training,
