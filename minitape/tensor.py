@@ -250,8 +250,9 @@ class _TensorLike:
 
 
 def _numpy_text(value, is_repr):
-    if value.ndim == 0:
-        text = str(value[()])
+    if value.ndim == 0:  # (TF's repr of a scalar is its Python value's: 27.299999237060547
+        scalar = value[()]  # for a float32 27.3, whose str is numpy's, 27.3)
+        text = repr(scalar.item()) if is_repr and hasattr(scalar, "item") else str(scalar)
     else:
         text = repr(value) if is_repr else str(value)
     return "\n" + text if "\n" in text else text

@@ -1,5 +1,5 @@
 """Golden cases: UpSampling2D's bilinear interpolation (tf.image.resize's weights, with their
-gradient) and metrics that keep their state in float64."""
+gradient), metrics that keep their state in float64, and the repr of a scalar tensor."""
 
 import numpy as np
 
@@ -35,4 +35,22 @@ def keras_metrics_mean_and_sum_in_float64(tf):
         [v.dtype for v in mean.variables],
         total.result(),
         tf.keras.metrics.Mean(dtype="float64").result(),
+    ]
+
+
+@case
+def repr_of_scalars_is_their_python_value(tf):
+    # (a float32 27.3's repr prints the float it holds, 27.299999237060547; its str, and an
+    # array's repr, print numpy's shortest text, 27.3)
+    scalars = [tf.cast(tf.constant(27.3), dtype) for dtype in ("float16", "float32", "float64")]
+    v = tf.Variable(0.1)
+    return [
+        [repr(x) for x in scalars],
+        [str(x) for x in scalars],
+        repr(v),
+        repr(tf.constant([27.3, 1.5])),
+        repr(tf.constant(1e-8)),
+        repr(tf.constant(True)),
+        repr(tf.constant(7)),
+        repr(tf.constant("ab")),
     ]
