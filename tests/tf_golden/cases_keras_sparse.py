@@ -215,3 +215,18 @@ def sparse_keras_fit_of_an_embedding_model(tf):
     y = np.array([[1.0], [0.0], [-1.0], [2.0]], np.float32)
     history = model.fit(x, y, epochs=3, batch_size=2, shuffle=False, verbose=0)
     return [history.history["loss"], model.get_layer("emb").embeddings.numpy()]
+
+
+@case
+def sparse_forward_mode_through_gather_and_reverse_over_it(tf):
+    x = tf.constant(TABLE)
+    with tf.autodiff.ForwardAccumulator(
+        x, tf.constant([[1.0, 2.0], [3.0, 5.0], [0.5, 0.0]])
+    ) as acc:
+        y = tf.gather(x, [1, 1, 0]) * 2.0
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as inner:
+            z = tf.gather(x, [2, 2, 0]) ** 2
+        jvp = inner.jvp(z)
+    return [acc.jvp(y), _slices(tf, tape.gradient(jvp, x))]
