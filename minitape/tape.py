@@ -233,7 +233,8 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
             continue  # this entry does not lead to a target
         if bare and (g := _bare_step(grads, watched, op, inputs, out, attrs, g)) is None:
             continue  # (done by the shortcut, on numpy values)
-        if isinstance(g, SparseGradient):  # (a gather's slices: the rules get what they stand for)
+        if type(g) is not Tensor and isinstance(g, SparseGradient):  # (a gather's slices: the
+            # rules get the dense tensor they stand for)
             g = g.__tf_tensor__()
         rules = op.vjps
         if type(rules) is not tuple:  # one rule gives every input's gradient at once
@@ -264,10 +265,15 @@ def _add_up(prev, g, bare):
     a bare walk two numpy values of one dtype add with numpy's `+`, as AddV2 adds them;
     anything else adds as tensors, with their checks and errors (and a gather's slices as
     `_add_sparse` says)."""
+    if not bare or type(prev) is type(g) and (type(g) is not np.ndarray or prev.dtype is g.dtype):
+        try:
+            return prev + g
+        except TypeError:  # (two slices, which have no `+`)
+            if isinstance(prev, SparseGradient) and isinstance(g, SparseGradient):
+                return _add_sparse(prev, g)
+            raise
     if isinstance(prev, SparseGradient) or isinstance(g, SparseGradient):
         return _add_sparse(prev, g)
-    if not bare or type(prev) is type(g) and (type(g) is not np.ndarray or prev.dtype is g.dtype):
-        return prev + g
     total = _as_tensor(prev) + _as_tensor(g)
     return total._value if type(prev) is not Tensor and type(g) is not Tensor else total
 

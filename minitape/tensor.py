@@ -940,12 +940,12 @@ def operand(x, like, op_name, hint=False):
         x = x._read()
     elif (held := held_variable(x)) is not None:
         x = held._read()
-    elif hasattr(type(x), "__tf_tensor__"):  # (an IndexedSlices)
-        x = x.__tf_tensor__()
     else:
         npd = like._value.dtype
         if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly
             return Tensor(npd.type(x))
+        if hasattr(type(x), "__tf_tensor__"):  # (an IndexedSlices: its dense tensor)
+            return operand(x.__tf_tensor__(), like, op_name, hint)
         try:
             return _converted(x, npd)
         except (TypeError, ValueError):
