@@ -3,7 +3,7 @@ gradient), metrics that keep their state in float64, and the repr of a scalar te
 
 import numpy as np
 
-from .cases import case
+from .cases import attempt, case
 
 
 @case
@@ -54,3 +54,51 @@ def repr_of_scalars_is_their_python_value(tf):
         repr(tf.constant(7)),
         repr(tf.constant("ab")),
     ]
+
+
+@case
+def keras_dtype_policies_and_the_global_policy(tf):
+    mp = tf.keras.mixed_precision
+    first = mp.global_policy()
+    dense = tf.keras.layers.Dense(2, name="d32")
+    try:
+        mp.set_global_policy("float64")
+        d64 = tf.keras.layers.Dense(2, name="d64")
+        y = d64(tf.ones((1, 3)))
+        in_float64 = [repr(mp.global_policy()), d64.dtype, y.dtype, d64.kernel.dtype]
+        loss = tf.keras.losses.MeanSquaredError()(tf.ones((2,)), tf.zeros((2,)))
+        mp.set_global_policy(mp.DTypePolicy("float32"))
+        after = tf.keras.layers.Dense(2, name="again")
+    finally:
+        mp.set_global_policy("float32")
+    return [
+        [repr(first), first.name, first.compute_dtype, first.variable_dtype],
+        [repr(dense.dtype_policy), dense.dtype, dense.compute_dtype, dense.variable_dtype],
+        in_float64,
+        loss.dtype,
+        repr(after.dtype_policy),
+        [repr(mp.Policy("float16")), repr(mp.DTypePolicy("float64"))],
+        repr(tf.keras.layers.Dense(2, dtype="float64", name="given").dtype_policy),
+        attempt(mp.set_global_policy, None),
+        attempt(mp.set_global_policy, "bogus"),
+    ]
+
+
+@case
+def keras_mixed_float16_policy_on_a_dense_layer(tf):
+    mp = tf.keras.mixed_precision
+    try:
+        mp.set_global_policy("mixed_float16")
+        dense = tf.keras.layers.Dense(2, name="mixed")
+        x = tf.constant([[1.0, 2.0, 3.0]])
+        with tf.GradientTape() as tape:
+            y = dense(x)
+            loss = tf.keras.losses.MeanSquaredError()(tf.zeros((1, 2)), y)
+        grads = tape.gradient(loss, dense.trainable_variables)
+        return [
+            repr(dense.dtype_policy),
+            [dense.dtype, dense.compute_dtype, dense.variable_dtype],
+            [y.dtype, loss.dtype, dense.kernel.dtype, [g.dtype for g in grads]],
+        ]
+    finally:
+        mp.set_global_policy("float32")
