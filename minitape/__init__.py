@@ -32,6 +32,7 @@ from .dtypes import (
 )
 from .tensor import Tensor, TensorShape, Variable, constant, convert_to_tensor, is_tensor  # noqa: F401
 from .tape import GradientTape, UnconnectedGradients  # noqa: F401
+from .indexed_slices import IndexedSlices  # noqa: F401
 from .custom_gradient import custom_gradient  # noqa: F401
 from .ops import *  # noqa: F401,F403
 from .ops import abs, pow, range, round  # noqa: F401  (TF's names, shadowing builtins on purpose)
@@ -74,7 +75,7 @@ from .function import TensorSpec, function, init_scope  # noqa: F401
 from . import autograph  # noqa: F401
 from .module import Module, name_scope  # noqa: F401
 from . import config  # noqa: F401
-from . import data, keras  # noqa: F401
+from . import data, keras, train  # noqa: F401
 
 newaxis = None  # (x[:, tf.newaxis] adds an axis, as numpy's None does)
 

@@ -413,6 +413,15 @@ Gather = _op("GatherV2", _gather)
 GatherGrad = _op("GatherGrad", _gather_grad)  # itself differentiable: its VJP is a gather
 
 
+def _gather_densely(t, indices, axis):
+    """`gather(t, indices, axis=axis)` with a dense gradient, for the ops TF builds otherwise
+    (sort from TopKV2, repeat from tile and a mask): a gather along axis 0 would give
+    IndexedSlices, so this one gathers along axis 1 of `t` given a leading axis of length 1."""
+    if axis != 0:
+        return gather(t, indices, axis=axis)
+    return squeeze(gather(expand_dims(t, 0), indices, axis=1), [0])
+
+
 def _index_error(op_name, indices, bound):
     bad = np.argwhere((indices < 0) | (indices >= bound))[0]
     where = ",".join(map(str, bad))
@@ -579,7 +588,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     if counts.size not in (1, n):
         raise ValueError(f"Dimensions {n} and {counts.size} are not compatible")
     index = np.repeat(np.arange(n, dtype=np.int64), np.maximum(counts, 0))
-    return gather(t, index, axis=axis)
+    return _gather_densely(t, index, axis)
 
 
 # --- split ----------------------------------------------------------------------------------
@@ -703,6 +712,8 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     t, axis = _sort_args(values, axis, direction, "Sort")
     order = apply(ArgSort, t, axis=axis, descending=direction == "DESCENDING")
     nd = t._value.ndim
+    if nd == 1:
+        return _gather_densely(t, order, 0)
     if axis == nd - 1:
         return gather(t, order, axis=axis, batch_dims=axis)
     perm = list(builtins.range(nd))

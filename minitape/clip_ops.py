@@ -11,6 +11,7 @@ import numpy as np
 
 from .array_ops import stack
 from .creation_ops import ones_like
+from .indexed_slices import IndexedSlices
 from .math_ops import cast, identity, maximum, minimum, reduce_sum, sqrt, where
 from .nn_impl import l2_loss
 from .tensor import constant, convert_to_tensor
@@ -21,6 +22,8 @@ __all__ = ["clip_by_norm", "clip_by_global_norm", "global_norm"]
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """`t * clip_norm / max(norm(t), clip_norm)`: unchanged if its L2 norm is at most
     `clip_norm`, otherwise scaled down to that norm (the norm over `axes`, default all)."""
+    if isinstance(t, IndexedSlices):  # (TF clips the slices' values, repeats not added up)
+        return IndexedSlices(clip_by_norm(t.values, clip_norm, axes), t.indices, t.dense_shape)
     values = convert_to_tensor(t)
     if np.isscalar(clip_norm):  # (as TF: a negative norm counts as 0)
         if clip_norm < 0:
@@ -39,7 +42,10 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
 def _tensor_list(t_list):
     if not isinstance(t_list, Sequence) or isinstance(t_list, str):
         raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
-    return [None if t is None else convert_to_tensor(t) for t in t_list]
+    return [
+        None if t is None else t if isinstance(t, IndexedSlices) else convert_to_tensor(t)
+        for t in t_list
+    ]
 
 
 def global_norm(t_list, name=None):
@@ -48,7 +54,7 @@ def global_norm(t_list, name=None):
     values = [t for t in _tensor_list(t_list) if t is not None]
     if not values:
         return constant(0.0)
-    half_squared_norm = reduce_sum(stack([l2_loss(v) for v in values]))
+    half_squared_norm = reduce_sum(stack([l2_loss(_values(v)) for v in values]))
     return sqrt(half_squared_norm * 2.0)
 
 
@@ -66,5 +72,17 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         1.0 / use_norm, constant(1.0, use_norm.dtype) / clip_norm
     )
     scale = scale_for_finite + (use_norm - use_norm)  # NaN if the norm is not finite
-    clipped = [None if v is None else identity(v * cast(scale, v.dtype)) for v in values]
+    clipped = [None if v is None else _scaled(v, scale) for v in values]
     return clipped, use_norm
+
+
+def _values(t):
+    """What a norm is taken of: a tensor, or the values of IndexedSlices (as in TF, a
+    repeated index's rows count one by one)."""
+    return t.values if isinstance(t, IndexedSlices) else t
+
+
+def _scaled(t, scale):
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(_scaled(t.values, scale), t.indices, t.dense_shape)
+    return identity(t * cast(scale, t.dtype))

@@ -35,7 +35,7 @@ from . import nest
 from .context import STATE
 from .control_flow import _assert_same_structure
 from .logs import _log_first_n
-from .tape import GradientTape, UnconnectedGradients
+from .tape import GradientTape, SparseGradient, UnconnectedGradients
 from .tensor import Tensor, Variable, convert_to_tensor
 
 __all__ = ["ForwardAccumulator"]
@@ -169,6 +169,8 @@ def _double_backward(op, inputs, out, attrs, tangents):
             ]
         else:
             grads = list(rules(u, out, inputs, **attrs))
+        # (a gather's rule gives IndexedSlices: their dense value, densified on the tape)
+        grads = [convert_to_tensor(g) if isinstance(g, SparseGradient) else g for g in grads]
     pairs = [(g, t) for g, t in zip(grads, tangents) if g is not None and t is not None]
     if not pairs:
         return None

@@ -27,6 +27,7 @@ from . import special_math_ops as s
 from .array_ops import expand_dims, reshape, transpose
 from .creation_ops import zeros_like
 from .gen_ops import _mean_factor
+from .indexed_slices import gather_gradient
 from .math_ops import (
     cast,
     equal,
@@ -345,8 +346,10 @@ VJPS = {
     ],
     # array_ops.py
     a.Gather: (
-        lambda g, ans, p, i, axis, batch_dims: apply(
-            a.GatherGrad, g, i, shape=p._value.shape, axis=axis, batch_dims=batch_dims
+        lambda g, ans, p, i, axis, batch_dims: (
+            gather_gradient(g, p._value.shape, i)  # (TF's IndexedSlices, see indexed_slices.py)
+            if axis == 0 and batch_dims == 0
+            else apply(a.GatherGrad, g, i, shape=p._value.shape, axis=axis, batch_dims=batch_dims)
         ),
         None,
     ),

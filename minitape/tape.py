@@ -233,6 +233,9 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
             continue  # this entry does not lead to a target
         if bare and (g := _bare_step(grads, watched, op, inputs, out, attrs, g)) is None:
             continue  # (done by the shortcut, on numpy values)
+        if type(g) is not Tensor and isinstance(g, SparseGradient):  # (a gather's slices: the
+            # rules get the dense tensor they stand for)
+            g = g.__tf_tensor__()
         rules = op.vjps
         if type(rules) is not tuple:  # one rule gives every input's gradient at once
             rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]
@@ -260,11 +263,39 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
 def _add_up(prev, g, bare):
     """`prev + g`: the gradient of a tensor used more than once is the sum of its paths'. In
     a bare walk two numpy values of one dtype add with numpy's `+`, as AddV2 adds them;
-    anything else adds as tensors, with their checks and errors."""
+    anything else adds as tensors, with their checks and errors (and a gather's slices as
+    `_add_sparse` says)."""
     if not bare or type(prev) is type(g) and (type(g) is not np.ndarray or prev.dtype is g.dtype):
-        return prev + g
+        try:
+            return prev + g
+        except TypeError:  # (two slices, which have no `+`)
+            if isinstance(prev, SparseGradient) and isinstance(g, SparseGradient):
+                return _add_sparse(prev, g)
+            raise
+    if isinstance(prev, SparseGradient) or isinstance(g, SparseGradient):
+        return _add_sparse(prev, g)
     total = _as_tensor(prev) + _as_tensor(g)
     return total._value if type(prev) is not Tensor and type(g) is not Tensor else total
+
+
+class SparseGradient:
+    """A gradient that stands for a dense tensor without being one: a gather's slices, TF's
+    IndexedSlices (`indexed_slices.py`). The walk asks two things of it: `__tf_tensor__()`,
+    the dense tensor (what an op's gradient rules are given), and `_add(other)`."""
+
+    __slots__ = ()
+
+
+def _add_sparse(prev, g):
+    """TF's rule for adding up gradients when slices are among them: slices and slices
+    concatenate, slices and a dense gradient make a dense tensor (the sum of both)."""
+    if isinstance(prev, SparseGradient) and isinstance(g, SparseGradient):
+        return prev._add(g)
+    return _dense(prev) + _dense(g)
+
+
+def _dense(g):
+    return g.__tf_tensor__() if isinstance(g, SparseGradient) else _as_tensor(g)
 
 
 def _given(gx):

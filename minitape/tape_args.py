@@ -22,7 +22,9 @@ _NO_PFOR = {  # (TF's wording, double spaces included)
 def type_name(x):
     """`float`, `numpy.float32`: the name TF's messages give a type."""
     kind = type(x)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    if kind.__module__ == "builtins" or kind.__module__.startswith("minitape."):
+        return kind.__name__  # (minitape's classes are TF's: 'IndexedSlices')
+    return f"{kind.__module__}.{kind.__name__}"
 
 
 def _is_tensor(x):

@@ -267,8 +267,9 @@ class _TensorLike:
 
 
 def _numpy_text(value, is_repr):
-    if value.ndim == 0:
-        text = str(value[()])
+    if value.ndim == 0:  # (TF's repr of a scalar is its Python value's: 27.299999237060547
+        scalar = value[()]  # for a float32 27.3, whose str is numpy's, 27.3)
+        text = repr(scalar.item()) if is_repr and hasattr(scalar, "item") else str(scalar)
     else:
         text = repr(value) if is_repr else str(value)
     return "\n" + text if "\n" in text else text
@@ -920,6 +921,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     held = held_variable(value)
     if held is not None:
         return convert_to_tensor(held, dtype, dtype_hint)
+    if hasattr(type(value), "__tf_tensor__"):  # (TF's protocol: a gather's IndexedSlices)
+        return value.__tf_tensor__(dtype, name)
     if dtype is None and dtype_hint is not None:
         try:
             return _converted(value, dtype_hint)
@@ -958,6 +961,8 @@ def operand(x, like, op_name, hint=False):
         npd = like._value.dtype
         if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly
             return Tensor(npd.type(x))
+        if hasattr(type(x), "__tf_tensor__"):  # (an IndexedSlices: its dense tensor)
+            return operand(x.__tf_tensor__(), like, op_name, hint)
         try:
             return _converted(x, npd)
         except (TypeError, ValueError):

@@ -24,7 +24,13 @@ def _as_list(y):
     return list(y) if isinstance(y, (list, tuple)) else [y]
 
 
+def _dense(t):
+    """A gradient as a tensor (a gather's IndexedSlices densified), anything else as is."""
+    return convert_to_tensor(t) if hasattr(type(t), "__tf_tensor__") else t
+
+
 def _values(ts):
+    ts = [_dense(t) for t in ts]
     return [np.asarray(t._value if isinstance(t, Tensor) else t, dtype=np.float64) for t in ts]
 
 
@@ -70,7 +76,8 @@ def _vjp_function(f, nargs):
         with GradientTape() as tape:
             tape.watch(xs)
             ys = _as_list(f(*xs))
-        return tape.gradient(ys, xs, output_gradients=us, unconnected_gradients="zero")
+        grads = tape.gradient(ys, xs, output_gradients=us, unconnected_gradients="zero")
+        return [_dense(g) for g in grads]
 
     return vjp
 
@@ -173,7 +180,7 @@ def _theoretical_jacobian(f, y_shape, y_dtype, xs, param):
             y = f(*xs)
         grad = tape.gradient(y, x, output_gradients=constant(dy))
         if grad is not None:
-            jacobian[row, :] = np.ravel(grad._value)
+            jacobian[row, :] = np.ravel(_dense(grad)._value)
         dy.flat[row] = 0
     if jacobian.shape[0] == 0:  # an empty y: TF runs the gradient once anyway, and checks it
         with GradientTape() as tape:

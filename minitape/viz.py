@@ -29,7 +29,7 @@ from . import nest
 from .context import STATE
 from .tape import TapeTensor, _backward
 from .tape_args import target_tensor
-from .tensor import Tensor, Variable
+from .tensor import Tensor, Variable, convert_to_tensor
 
 __all__ = [
     "TapeGraph",
@@ -502,20 +502,24 @@ def backward_steps(tape, target, sources, names=None):
             shown = []
             for x, gx, total in sent:
                 xid = reads.get(x._id, x._id)
-                total = (
-                    total._value if xid == x._id or xid not in totals else totals[xid] + gx._value
-                )
+                gx = _dense(gx)
+                total = _dense(total) if xid == x._id or xid not in totals else totals[xid] + gx
                 totals[xid] = total
-                shown.append((xid, gx._value, total))
-            steps.append(Step(i, op.name, out._id, g._value, shown, dict(totals)))
+                shown.append((xid, gx, total))
+            steps.append(Step(i, op.name, out._id, _dense(g), shown, dict(totals)))
 
         keep = watched | {t._id for t in targets}
         grads = _backward(entries, watched, targets, seeds, keep, reads, on_step)
     finally:
         STATE.tapes[:] = saved_tapes
         STATE.tracer = saved_tracer
-    gradients = [None if grads.get(s._id) is None else grads[s._id]._value for s in flat_sources]
+    gradients = [None if grads.get(s._id) is None else _dense(grads[s._id]) for s in flat_sources]
     return BackwardWalk(graph, steps, gradients, targets[0]._id)
+
+
+def _dense(g):
+    """A gradient's numpy value (a gather's IndexedSlices shown as the dense value)."""
+    return convert_to_tensor(g)._value
 
 
 def draw_backward(walk, k, ax=None):

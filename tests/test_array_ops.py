@@ -88,13 +88,24 @@ def test_gather_gradient_is_differentiable_in_g():
 
 
 # --- values and edge cases, by hand -----------------------------------------------------------
-def test_gather_values_and_dense_gradient():
+def test_gather_values_and_its_gradient_as_slices():
     p = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
     with tf.GradientTape() as tape:
         tape.watch(p)
         y = tf.gather(p, [2, 0, 2])
     assert y.numpy().tolist() == [[5, 6], [1, 2], [5, 6]]
-    assert tape.gradient(y, p).numpy().tolist() == [[1, 1], [0, 0], [2, 2]]
+    g = tape.gradient(y, p)
+    assert isinstance(g, tf.IndexedSlices) and g.indices.numpy().tolist() == [2, 0, 2]
+    assert tf.convert_to_tensor(g).numpy().tolist() == [[1, 1], [0, 0], [2, 2]]
+
+
+def test_sort_and_repeat_have_dense_gradients_as_in_tf():
+    x = tf.constant([3.0, 1.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        s, r = tf.sort(x), tf.repeat(x, [2, 0, 1])
+    assert type(tape.gradient(s, x)) is tf.Tensor
+    assert tape.gradient(r, x).numpy().tolist() == [2, 0, 1]
 
 
 def test_gather_errors():

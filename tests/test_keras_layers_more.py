@@ -117,3 +117,10 @@ def test_embedding_looks_up_rows_and_counts_negative_indices_from_the_end():
 def test_pooling_layer_gradients(make):
     layer = float64(make())
     check_grads(layer, rng.uniform(-2, 2, (2, 4, 5, 2)))
+
+
+def test_upsampling2d_bilinear_is_a_linear_map_with_its_derivatives():
+    layer = tf.keras.layers.UpSampling2D((2, 3), interpolation="bilinear", dtype="float64")
+    check_grads(layer, np.random.default_rng(0).standard_normal((1, 3, 2, 2)))
+    flat = layer(tf.ones((1, 3, 2, 1), tf.float64))
+    assert flat.shape == (1, 6, 6, 1) and np.allclose(flat.numpy(), 1.0)  # (weights sum to 1)

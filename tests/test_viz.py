@@ -223,3 +223,12 @@ def test_empty_recording_draws_a_note():
         x * 2.0  # nothing watched: nothing recorded
     fig = viz.draw_tape(tape)
     assert "(the tape recorded nothing)" in [t.get_text() for t in fig.axes[0].texts]
+
+
+def test_backward_steps_show_a_gathers_slices_as_their_dense_value():
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        y = tf.reduce_sum(tf.gather(v, [1, 1]) * 2.0)
+    walk = viz.backward_steps(tape, y, [v])
+    assert walk.gradients[0].tolist() == [[0, 0], [4, 4]]
+    assert walk.steps[-1].grads[v._id].tolist() == [[0, 0], [4, 4]]

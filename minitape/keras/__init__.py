@@ -7,7 +7,7 @@
 * `regularizers` (l1, l2, l1_l2): a layer's `kernel_regularizer=` adds to `model.losses`;
 * `random`: Keras' seeded draws and `SeedGenerator`;
 * `losses`: MeanSquaredError, MeanAbsoluteError, BinaryCrossentropy (and function forms);
-* `optimizers`: SGD (with momentum), Adam and RMSprop;
+* `optimizers`: SGD (with momentum), Adam, AdamW, Adagrad and RMSprop;
 * `activations` and `initializers` by name;
 * `utils.set_random_seed`, to make a model start from the same weights every time;
 * `Variable`, Keras 3's variable, what a layer's weights are (it holds a `tf.Variable`);

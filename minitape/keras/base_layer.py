@@ -29,7 +29,7 @@ from ..function import init_scope
 from ..ops import cast, divide_no_nan
 from ..tensor import Tensor, Variable, convert_to_tensor, is_tensor
 from . import initializers, regularizers
-from .dtype_policies import policy_dtype
+from .dtype_policies import DTypePolicy, layer_dtype
 from .keras_tensor import KerasTensor, symbolic_call
 from .random import SeedGenerator
 from .variables import Variable as KerasVariable
@@ -104,7 +104,7 @@ class Layer:
             )
         self.name = name
         self._trainable = trainable
-        self.dtype = policy_dtype(dtype).name
+        self.dtype = layer_dtype(dtype).name
         self.built = False
         self.activity_regularizer = regularizers.get(activity_regularizer)
         self._losses = []
@@ -371,6 +371,19 @@ class Layer:
     def variables(self):
         """Every variable, the seed generators' states included (`weights` leaves them)."""
         return self._weights(with_seeds=True)
+
+    @property
+    def dtype_policy(self):
+        """The layer's DTypePolicy (dtype_policies.py), named after its dtype."""
+        return DTypePolicy(self.dtype)
+
+    @property
+    def compute_dtype(self):
+        return self.dtype
+
+    @property
+    def variable_dtype(self):
+        return self.dtype
 
     def get_weights(self):
         """The weights' current values as numpy arrays."""

@@ -448,17 +448,78 @@ class LambdaCallback(Callback):
                 setattr(self, hook, fn)
 
 
-class ModelCheckpoint(Callback):
-    """Keras saves the model (a `.keras` file) or its weights (`.weights.h5`) after each
-    epoch; minitape writes no such files, and says so when the callback is made."""
+class ModelCheckpoint(MonitorCallback):
+    """Writes the model's weights after each epoch (`save_weights_only=True`, to a name ending
+    in `.weights.h5`: minitape's own file, see saving.py), or only when `monitor` improved
+    (`save_best_only=True`). The name may hold `{epoch}` and logged values (`{loss:.2f}`).
+    Keras can also write the whole model to a `.keras` file; minitape cannot, and says so."""
 
-    def __init__(self, filepath, *args, **kwargs):
-        raise NotImplementedError(
-            "minitape's Keras saves no .keras or .weights.h5 files: keep the best weights "
-            "with EarlyStopping(restore_best_weights=True), or save them yourself from a "
-            "LambdaCallback(on_epoch_end=lambda epoch, logs: np.save(path, "
-            "np.array(model.get_weights(), dtype=object)))."
-        )
+    def __init__(
+        self,
+        filepath,
+        monitor="val_loss",
+        verbose=0,
+        save_best_only=False,
+        save_weights_only=False,
+        mode="auto",
+        save_freq="epoch",
+        initial_value_threshold=None,
+    ):
+        super().__init__(monitor, mode, initial_value_threshold)
+        self.filepath, self.verbose = os.fspath(filepath), verbose
+        self.save_best_only, self.save_weights_only = save_best_only, save_weights_only
+        if save_freq != "epoch" and not isinstance(save_freq, int):
+            raise ValueError(
+                f"Unrecognized save_freq: {save_freq}. "
+                "Expected save_freq are 'epoch' or integer values"
+            )
+        if save_weights_only and not self.filepath.endswith(".weights.h5"):
+            raise ValueError(
+                "When using `save_weights_only=True` in `ModelCheckpoint`, the filepath "
+                "provided must end in `.weights.h5` (Keras weights format). Received: "
+                f"filepath={self.filepath}"
+            )
+        if not save_weights_only:
+            raise NotImplementedError(
+                "minitape's Keras writes no .keras files (the whole model): save the weights "
+                "with ModelCheckpoint(..., save_weights_only=True) and a name ending in "
+                ".weights.h5, or keep the best ones with "
+                "EarlyStopping(restore_best_weights=True)."
+            )
+        if save_freq != "epoch":
+            raise NotImplementedError("minitape's ModelCheckpoint saves once per epoch only")
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.monitor_op is None:
+            self._set_monitor_op()
+        logs = logs or {}
+        filepath = self.filepath.format(epoch=epoch + 1, **logs)
+        if self._should_save(epoch, logs, filepath):
+            self.model.save_weights(filepath, overwrite=True)
+
+    def _should_save(self, epoch, logs, filepath):
+        """Keras' rule (and its words, with verbose=1)."""
+        if not self.save_best_only:
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: saving model to {filepath}", flush=True)
+            return True
+        current = logs.get(self.monitor)
+        if current is None:
+            warnings.warn(f"Can save best model only with {self.monitor} available.", stacklevel=3)
+            return True
+        best = "None" if self.best is None else f"{self.best:.5f}"
+        if self._is_improvement(current, self.best):
+            if self.verbose > 0:
+                print(
+                    f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to "
+                    f"{current:.5f}, saving model to {filepath}",
+                    flush=True,
+                )
+            self.best = current
+            return True
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best}", flush=True)
+        return False
 
 
 def _learning_rate(model):

@@ -1,9 +1,13 @@
 """Layers that resize images (NHWC), as the GAN tutorials use them: UpSampling2D (nearest
-neighbour: each pixel repeated), ZeroPadding2D (zeros around) and Cropping2D (rows and
-columns cut off), each built from ops with gradients (repeat, concat, slicing)."""
+neighbour: each pixel repeated; or bilinear), ZeroPadding2D (zeros around) and Cropping2D
+(rows and columns cut off), each built from ops with gradients (repeat, einsum, concat,
+slicing)."""
 
-from ..array_ops import repeat
-from ..ops import concat, zeros
+import numpy as np
+
+from ..array_ops import einsum, repeat
+from ..ops import cast, concat, zeros
+from ..tensor import constant
 from .base_layer import Layer
 
 __all__ = ["UpSampling2D", "ZeroPadding2D", "Cropping2D"]
@@ -38,15 +42,34 @@ class UpSampling2D(Layer):
         self.size = _int_pair(size, "size")
         self.data_format = data_format or "channels_last"
         self.interpolation = interpolation.lower()
-        if self.interpolation != "nearest":
+        if self.interpolation not in ("nearest", "bilinear"):
             raise NotImplementedError(
-                f"minitape's UpSampling2D has interpolation='nearest' only, not "
-                f"{interpolation!r} (it needs tf.image.resize)."
+                f"minitape's UpSampling2D has interpolation='nearest' and 'bilinear' only, "
+                f"not {interpolation!r} (the others need more of tf.image.resize)."
             )
         self.built = True
 
     def call(self, inputs):
-        return repeat(repeat(inputs, self.size[0], axis=1), self.size[1], axis=2)
+        if self.interpolation == "nearest":
+            return repeat(repeat(inputs, self.size[0], axis=1), self.size[1], axis=2)
+        _, h, w, _ = inputs.shape
+        rows = cast(constant(_bilinear(h, self.size[0])), inputs.dtype)
+        cols = cast(constant(_bilinear(w, self.size[1])), inputs.dtype)
+        return einsum("jw,nhwc->nhjc", cols, einsum("ih,nhwc->niwc", rows, inputs))
+
+
+def _bilinear(n, factor):
+    """The (n * factor, n) matrix of tf.image.resize's bilinear weights along one axis, with
+    its half-pixel centres: output i reads the input at (i + 0.5) / factor - 0.5, clamped to
+    the edges, between its two neighbours."""
+    position = np.clip((np.arange(n * factor) + 0.5) / factor - 0.5, 0, n - 1)
+    low = np.floor(position).astype(int)
+    high = np.minimum(low + 1, n - 1)
+    weights = np.zeros((n * factor, n), np.float64)
+    rows = np.arange(n * factor)
+    np.add.at(weights, (rows, low), 1 - (position - low))
+    np.add.at(weights, (rows, high), position - low)
+    return weights
 
 
 class ZeroPadding2D(Layer):

@@ -93,13 +93,26 @@ class Metric:
         return f"<{type(self).__name__} name={self.name}>"
 
 
-def _per_example(values, sample_weight, reduce=o.reduce_mean):
+def _cast(x, dtype):
+    """Keras' `ops.cast`: a tensor is cast; other data is first converted by TF's rules (a
+    list of Python floats is float32 data, a numpy float64 value float64), then cast."""
+    if dtype == "float32":
+        return _float32(x)
+    t = read(x) if isinstance(x, _TensorLike) else convert_to_tensor(x)
+    return t if t.dtype == dtype else o.cast(t, dtype)
+
+
+def _per_example(values, sample_weight, dtype, reduce=o.reduce_mean):
     """Keras 3's `reduce_to_samplewise_values`: one value per example (`reduce`, the mean or
     for Sum the sum, over any further axes), each multiplied by its sample weight if there
-    is one; and the weights."""
-    values = _float32(values)
+    is one; and the weights. Values are cast to the metric's dtype, weights converted to it."""
+    values = _cast(values, dtype)
     if sample_weight is not None:
-        sample_weight = _float32(sample_weight)
+        sample_weight = (
+            _float32(sample_weight)
+            if dtype == "float32"
+            else convert_to_tensor(sample_weight, dtype=dtype)
+        )
         values, sample_weight = losses_module._squeeze_or_expand(values, sample_weight)
         weight_ndim, values_ndim = sample_weight._value.ndim, values._value.ndim
         if values_ndim > weight_ndim:
@@ -121,7 +134,7 @@ class Sum(Metric):
         self.total = self.add_variable(name="total")
 
     def update_state(self, values, sample_weight=None):
-        values, _ = _per_example(values, sample_weight, o.reduce_sum)
+        values, _ = _per_example(values, sample_weight, self.dtype, o.reduce_sum)
         self.total.assign_add(o.reduce_sum(values))
 
     def result(self):
@@ -142,7 +155,7 @@ class Mean(Metric):
         self.count = self.add_variable(name="count")
 
     def update_state(self, values, sample_weight=None):
-        values, sample_weight = _per_example(values, sample_weight)
+        values, sample_weight = _per_example(values, sample_weight, self.dtype)
         self.total.assign_add(o.reduce_sum(values))
         if sample_weight is not None:
             n = o.reduce_sum(sample_weight)

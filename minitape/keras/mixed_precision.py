@@ -12,15 +12,17 @@ them by the same scale before its update:
 
 If any gradient is inf or NaN the step is skipped (the variables and `iterations` stay) and
 the scale is halved; after `dynamic_growth_steps` finite steps in a row it is doubled.
-(minitape has no float16 dtype policies: the optimizer works on float32 or float64 models.)
+(minitape has no mixed dtype policies, see dtype_policies.py: the optimizer works on float32
+or float64 models.)
 """
 
 from .. import dtypes
 from ..function import init_scope
 from ..ops import divide, equal, is_finite, reduce_all, stack
 from ..tensor import Variable
+from .dtype_policies import DTypePolicy, Policy, global_policy, set_global_policy  # noqa: F401
 
-__all__ = ["LossScaleOptimizer"]
+__all__ = ["LossScaleOptimizer", "DTypePolicy", "Policy", "global_policy", "set_global_policy"]
 
 _ARGS_OF_THE_INNER = {
     "weight_decay": None,

@@ -18,6 +18,7 @@ Variables set directly), so there is nothing to register. It is also a trainer (
 `compile` then `fit` trains it, with Keras' `train_step` or your own.
 """
 
+from . import saving
 from .base_layer import Layer, name_scope
 from .keras_tensor import KerasTensor
 from .summary import print_summary
@@ -53,6 +54,14 @@ class Model(TensorFlowTrainer, Layer):
     @property
     def layers(self):
         return self._tracked()[1]
+
+    def save_weights(self, filepath, overwrite=True):
+        """Write the weights to `filepath` (ending in `.weights.h5`; see saving.py)."""
+        saving.save_weights(self, filepath, overwrite)
+
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        """Load the weights `save_weights` wrote (see saving.py)."""
+        saving.load_weights(self, filepath, skip_mismatch)
 
     def get_layer(self, name=None, index=None):
         """The layer named `name`, or at position `index` of `layers`."""

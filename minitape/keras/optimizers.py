@@ -21,13 +21,14 @@ from .. import dtypes
 from ..clip_ops import clip_by_global_norm, clip_by_norm
 from ..errors import InvalidArgumentError
 from ..function import init_scope
+from ..indexed_slices import IndexedSlices
 from ..ops import Mul, cast, clip_by_value, maximum, sqrt, square, zeros_like
 from ..tape import apply
 from ..tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable
 from ._config import from_config
 from .variables import Variable as KerasVariable
 
-__all__ = ["Optimizer", "SGD", "Adam", "RMSprop", "get"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "get"]
 
 
 _TF_TENSOR = "tensorflow.python.framework.ops.EagerTensor"  # (a tensor's type, as TF names it)
@@ -78,6 +79,7 @@ class Optimizer:
             )
             self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
         self._slots = {}
+        self._restore_later = {}  # (position in `variables` -> a value a checkpoint holds for it)
         self._built_with = None  # the variables of the first step (Keras 3 builds on them)
 
     @property
@@ -91,14 +93,26 @@ class Optimizer:
 
     lr = learning_rate
 
-    def _slot(self, var, name):
-        """This optimizer's state `name` for `var`: a variable of var's shape, zero at first."""
+    @property
+    def variables(self):
+        """The optimizer's state: `iterations`, `learning_rate`, then the slots as they were
+        made (what a checkpoint saves)."""
+        return [self.iterations, self._learning_rate, *self._slots.values()]
+
+    def _slot(self, var, name, initial=0.0):
+        """This optimizer's state `name` for `var`: a variable of var's shape, `initial` (zero)
+        everywhere at first."""
         key = (var.ref(), name)
         if key not in self._slots:
             with init_scope():
-                self._slots[key] = Variable(
-                    zeros_like(var), trainable=False, name=f"{var.name.split(':')[0]}/{name}"
+                start = zeros_like(var) if initial == 0 else zeros_like(var) + initial
+                slot = self._slots[key] = Variable(
+                    start, trainable=False, name=f"{var.name.split(':')[0]}/{name}"
                 )
+            if self._restore_later:  # (a checkpoint read before this slot was made: TF
+                value = self._restore_later.pop(1 + len(self._slots), None)  # restores it now)
+                if value is not None:
+                    slot.assign(value)
         return self._slots[key]
 
     def get_slot(self, var, name):
@@ -231,6 +245,10 @@ class Optimizer:
 
     @staticmethod
     def _check_grad(g, var):
+        if isinstance(g, IndexedSlices):  # (a gather's gradient: Keras updates it sparsely)
+            if g.dtype != var.dtype:
+                g = IndexedSlices(cast(g.values, var.dtype), g.indices, g.dense_shape)
+            return g
         if type(g) is Tensor:  # (the common case, quickly)
             gv, vv = g._value, var._read_value()
             if gv.dtype == vv.dtype and gv.shape == vv.shape:
@@ -264,7 +282,8 @@ class Optimizer:
             grads = clip_by_global_norm(grads, self.global_clipnorm)[0]
         elif self.clipvalue and self.clipvalue > 0:
             grads = [clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
-        return [(g, var) for g, (_, var) in zip(grads, pairs)]
+        # (Keras clips with its own ops, which give a dense tensor for IndexedSlices too)
+        return [(_dense(g), var) for g, (_, var) in zip(grads, pairs)]
 
     def _update(self, grad, var, lr):
         raise NotImplementedError
@@ -289,6 +308,8 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = momentum, nesterov
 
     def _update(self, g, var, lr):
+        if type(g) is not Tensor:
+            g = _dense(g)
         if self.momentum == 0 and type(g) is Tensor:
             dtype = g._value.dtype
             if dtype is lr._value.dtype and dtype is var._snap._value.dtype and dtype.kind == "f":
@@ -337,8 +358,8 @@ class Adam(Optimizer):
         t = cast(self.iterations + 1, var.dtype)  # this step's number, read at run time
         alpha = lr * sqrt(1 - self.beta_2**t) / (1 - self.beta_1**t)
         m, v = self._slot(var, "m"), self._slot(var, "v")
-        m.assign_add((g - m) * (1 - self.beta_1))
-        v.assign_add((square(g) - v) * (1 - self.beta_2))
+        m.assign_add((_dense(g) - m) * (1 - self.beta_1))
+        v.assign_add((_square(g) - v) * (1 - self.beta_2))
         if self.amsgrad:
             v_hat = self._slot(var, "vhat")
             v_hat.assign(maximum(v_hat, v))
@@ -374,7 +395,8 @@ class RMSprop(Optimizer):
     def _update(self, g, var, lr):
         lr = cast(lr, var.dtype)
         v = self._slot(var, "velocity")
-        v.assign(v * self.rho + square(g) * (1 - self.rho))
+        v.assign(v * self.rho + _square(g) * (1 - self.rho))
+        g = _dense(g)
         if self.centered:
             a = self._slot(var, "average_gradient")
             a.assign(a * self.rho + g * (1 - self.rho))
@@ -390,7 +412,74 @@ class RMSprop(Optimizer):
             var.assign_sub(increment)
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov & Hutter, 2019): before each Adam step,
+    `w -= w * weight_decay * lr` (Keras 3's AdamW: Adam's update, `weight_decay` 0.004 by
+    default and never None)."""
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        weight_decay=0.004,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-7,
+        amsgrad=False,
+        name="AdamW",
+        **kwargs,
+    ):
+        super().__init__(
+            learning_rate, beta_1, beta_2, epsilon, amsgrad, name, weight_decay=weight_decay,
+            **kwargs,
+        )  # fmt: skip
+        if self.weight_decay is None:
+            raise ValueError(
+                f"Argument `weight_decay` must be a float. Received: weight_decay={weight_decay}"
+            )
+
+
+class Adagrad(Optimizer):
+    """Adagrad (Duchi et al., 2011): each weight's step shrinks with the sum of its squared
+    gradients so far (an accumulator that starts at `initial_accumulator_value`):
+
+        acc += g*g
+        w -= lr * g / sqrt(acc + epsilon)
+
+    Written as Keras 3 computes it, so float32 results match."""
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        initial_accumulator_value=0.1,
+        epsilon=1e-7,
+        name="Adagrad",
+        **kwargs,
+    ):
+        super().__init__(learning_rate, name, **kwargs)
+        self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
+
+    def _update(self, g, var, lr):
+        lr = cast(lr, var.dtype)
+        acc = self._slot(var, "accumulator", self.initial_accumulator_value)
+        acc.assign_add(_square(g))
+        var.assign_sub((lr * _dense(g)) / sqrt(acc + self.epsilon))
+
+
+def _dense(g):
+    """A gradient as a dense tensor (a gather's IndexedSlices densified: where Keras adds a
+    dense tensor to slices, the slices are densified first)."""
+    return convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
+
+
+def _square(g):
+    """`g * g` as Keras 3 computes it on TF: for IndexedSlices, each row is squared before the
+    rows of a repeated index are added up (a sum of squares, not the square of a sum)."""
+    if isinstance(g, IndexedSlices):
+        return convert_to_tensor(IndexedSlices(square(g.values), g.indices, g.dense_shape))
+    return square(g)
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "adagrad": Adagrad, "rmsprop": RMSprop}
 
 
 def get(identifier):

@@ -4,7 +4,7 @@ reduce_logsumexp, the softmax cross-entropies (with their second derivatives und
 eager tapes), conv2d, Keras activations and the categorical cross-entropy losses,
 ConcreteFunction's output signature, and `**` with small integer exponents.
 
-A gather's gradient is an IndexedSlices in TF (a dense tensor in minitape): cases that return
+A gather's gradient is an IndexedSlices in TF and in minitape: cases that return
 one convert it with `tf.convert_to_tensor`, which both sides accept."""
 
 import numpy as np

@@ -1,0 +1,57 @@
+"""Golden cases: Keras 3's AdamW and Adagrad, a few steps of each (their update rules,
+defaults, `weight_decay`, the accumulator's start and `iterations`)."""
+
+from .cases import attempt, case
+
+
+def _three_steps(tf, opt):
+    """Three steps on w = [1, -2, 3] (a Keras 3 layer's kernel too) of the loss sum(w**3 / 3)."""
+    w = tf.Variable([1.0, -2.0, 3.0])
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w**3 / 3.0)
+        opt.apply_gradients([(tape.gradient(loss, w), w)])
+    return [w, opt.iterations]
+
+
+@case
+def keras_adamw_steps_and_defaults(tf):
+    default = tf.keras.optimizers.AdamW()
+    return [
+        _three_steps(tf, tf.keras.optimizers.AdamW()),
+        _three_steps(tf, tf.keras.optimizers.AdamW(0.1, weight_decay=0.5, beta_1=0.5)),
+        _three_steps(tf, tf.keras.optimizers.AdamW(0.1, weight_decay=0.0, amsgrad=True)),
+        [default.weight_decay, default.beta_1, default.beta_2, default.epsilon],
+        default.learning_rate,
+    ]
+
+
+@case(message=True)
+def keras_adamw_needs_a_weight_decay(tf):
+    return attempt(tf.keras.optimizers.AdamW, weight_decay=None)
+
+
+@case
+def keras_adagrad_steps_and_defaults(tf):
+    default = tf.keras.optimizers.Adagrad()
+    return [
+        _three_steps(tf, tf.keras.optimizers.Adagrad()),
+        _three_steps(tf, tf.keras.optimizers.Adagrad(0.5, initial_accumulator_value=0.0)),
+        _three_steps(tf, tf.keras.optimizers.Adagrad(0.2, epsilon=0.5, weight_decay=0.1)),
+        [default.initial_accumulator_value, default.epsilon],
+        default.learning_rate,
+    ]
+
+
+@case
+def keras_adamw_and_adagrad_by_name_train_a_dense_layer(tf):
+    out = []
+    for name in ("adamw", "adagrad"):
+        tf.keras.utils.set_random_seed(2)
+        model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1, name="d")])
+        model.compile(optimizer=name, loss="mse")
+        x = tf.constant([[1.0, 2.0], [-1.0, 0.5], [0.0, 1.0], [2.0, -1.0]])
+        y = tf.constant([[1.0], [0.0], [-1.0], [0.5]])
+        history = model.fit(x, y, epochs=2, batch_size=2, shuffle=False, verbose=0)
+        out.append([history.history["loss"], model.get_layer("d").kernel.numpy()])
+    return out
