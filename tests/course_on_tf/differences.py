@@ -78,8 +78,6 @@ SKIP = {
         "nb03-cf-08": ENTRIES,
         "nb03-cf-12": ENTRIES,
         "nb03-cf-15": ENTRIES,
-        "nb10-ag-07": "prints concrete_function.python_source, minitape's Python replay of a "
-        "traced graph (TF compiles its graphs, and has no such attribute)",
     },
     "notebooks/04_persistent_tapes.ipynb": {
         "nb04-05": ENTRIES,
