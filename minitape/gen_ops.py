@@ -133,6 +133,10 @@ Tanh = _op("Tanh", np.tanh)
 
 
 def _sigmoid(x):
+    if x.dtype == np.float16:  # TF's half kernel: e^x / (1 + e^x), rounded to half at each step
+        with np.errstate(over="ignore", invalid="ignore"):
+            e = np.exp(x)
+            return np.where(e == np.inf, np.float16(1), e / (np.float16(1) + e))[()]
     try:
         return np.exp(-np.logaddexp(0, -x)).astype(x.dtype)
     except TypeError:  # (complex numbers: logaddexp is real only; TF's kernel is 1/(1+e^-x))
@@ -149,7 +153,26 @@ SqrtGrad = _op("SqrtGrad", lambda y, dy: np.where(dy == 0, dy, dy * 0.5 / y)[()]
 # tanh's and sigmoid's VJPs as one op each (TF's TanhGrad, SigmoidGrad): y is the op's output,
 # dy the gradient reaching it. One op instead of three, and differentiable in turn.
 TanhGrad = _op("TanhGrad", lambda y, dy: dy * (1 - y * y))
-SigmoidGrad = _op("SigmoidGrad", lambda y, dy: dy * y * (1 - y))
+
+
+def _sigmoid_grad(y, dy):
+    if y.dtype == np.float16 and y.shape == dy.shape:
+        return _sigmoid_grad_half(y, dy)
+    return dy * y * (1 - y)
+
+
+def _sigmoid_grad_half(y, dy):
+    """TF's half kernel rounds at each step in the order of its vector loop: dy * (y * (1 - y))
+    by packets of 8, then (dy * y) * (1 - y) for the elements left over at the end."""
+    one = np.float16(1)
+    flat_y, flat_dy = y.ravel(), dy.ravel()
+    out = flat_dy * (flat_y * (one - flat_y))
+    tail = flat_y.size - flat_y.size % 8
+    out[tail:] = (flat_dy[tail:] * flat_y[tail:]) * (one - flat_y[tail:])
+    return out.reshape(y.shape)[()]
+
+
+SigmoidGrad = _op("SigmoidGrad", _sigmoid_grad)
 Elu = _op("Elu", lambda x: np.where(x > 0, x, np.expm1(x)).astype(x.dtype))
 Softplus = _op("Softplus", lambda x: np.logaddexp(0, x).astype(x.dtype))
 Abs = _op("Abs", np.abs)

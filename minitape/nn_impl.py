@@ -84,6 +84,11 @@ def bias_add(value, bias, data_format=None, name=None):
         )
     if channels_first:
         bias = o.reshape(bias, [-1] + [1] * (len(vshape) - 2))
+    if value.dtype.name == "float16":
+        # TF's BiasAddGrad adds a float16 gradient up in float32, rounding once at the end.
+        # Adding in float32 and casting back gives that gradient, and the same sum (a float16
+        # add rounds its exact result once too).
+        return o.cast(o.add(o.cast(value, "float32"), o.cast(bias, "float32")), "float16")
     return o.add(value, bias)
 
 

@@ -918,9 +918,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return value if type(value) is Tensor else value._read()
     if value is None:
         raise _unsupported(value)
-    held = held_variable(value)
-    if held is not None:
-        return convert_to_tensor(held, dtype, dtype_hint)
+    if held_variable(value) is not None:  # (a Keras variable reads its tf.Variable, autocast)
+        return convert_to_tensor(value._read(), dtype, dtype_hint)
     if hasattr(type(value), "__tf_tensor__"):  # (TF's protocol: a gather's IndexedSlices)
         return value.__tf_tensor__(dtype, name)
     if dtype is None and dtype_hint is not None:
@@ -955,8 +954,8 @@ def operand(x, like, op_name, hint=False):
         pass
     elif isinstance(x, Variable):
         x = x._read()
-    elif (held := held_variable(x)) is not None:
-        x = held._read()
+    elif held_variable(x) is not None:
+        x = x._read()
     else:
         npd = like._value.dtype
         if (type(x) is float or type(x) is int) and npd.kind == "f":  # `1 - x`, quickly

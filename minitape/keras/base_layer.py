@@ -16,7 +16,12 @@ What a call passes on, as Keras 3 does:
   Dropout inside a subclassed model's `call` even when that call does not pass it on);
 * losses: the outermost call clears the losses each layer added with `add_loss` (and its
   `activity_regularizer`), so `model.losses` holds those of the last call, plus one loss per
-  regularized weight, computed when it is read.
+  regularized weight, computed when it is read;
+* dtypes: a layer's dtype policy (dtype_policies.py) says what it computes in. Its floating
+  inputs are cast to that `compute_dtype`; under a mixed policy ('mixed_float16') its weights
+  stay float32 (`variable_dtype`, which `layer.dtype` names) and `call` runs in an autocast
+  scope (variables.py), which reads them as float16. A layer given `dtype="float32"` inside a
+  mixed model computes in float32, as the softmax at the end of a mixed model should.
 """
 
 import contextlib
@@ -29,9 +34,10 @@ from ..function import init_scope
 from ..ops import cast, divide_no_nan
 from ..tensor import Tensor, Variable, convert_to_tensor, is_tensor
 from . import initializers, regularizers
-from .dtype_policies import DTypePolicy, layer_dtype
+from .dtype_policies import policy_of
 from .keras_tensor import KerasTensor, symbolic_call
 from .random import SeedGenerator
+from .variables import _AUTOCAST, autocast_scope
 from .variables import Variable as KerasVariable
 
 __all__ = ["Layer"]
@@ -84,6 +90,7 @@ class Layer:
         input_shape=None,
         input_dim=None,
         activity_regularizer=None,
+        autocast=True,
         **kwargs,
     ):
         if name is None:
@@ -104,7 +111,8 @@ class Layer:
             )
         self.name = name
         self._trainable = trainable
-        self.dtype = layer_dtype(dtype).name
+        self._dtype_policy = policy_of(dtype)
+        self.autocast = autocast
         self.built = False
         self.activity_regularizer = regularizers.get(activity_regularizer)
         self._losses = []
@@ -153,7 +161,12 @@ class Layer:
                     )
                 self.built = True
             self._resolve_training(kwargs)
-            outputs = self.call(inputs, *args, **kwargs)
+            autocast = self._autocast_dtype()
+            if autocast == _AUTOCAST[-1]:
+                outputs = self.call(inputs, *args, **kwargs)
+            else:
+                with autocast_scope(autocast):
+                    outputs = self.call(inputs, *args, **kwargs)
             if building:
                 self._built_output = nest.map_structure(
                     lambda t: "(" + ", ".join(map(str, t.shape)) + ")" if is_tensor(t) else None,
@@ -168,6 +181,16 @@ class Layer:
             _scope.pop()
             if outermost:
                 _context.pop()
+
+    def _autocast_dtype(self):
+        """The dtype variables are read in during `call`, as Keras 3 decides it: a mixed
+        layer's compute dtype; inside a mixed layer, this layer's compute dtype (none if it
+        does not autocast)."""
+        policy = self._dtype_policy
+        if _AUTOCAST[-1] is not None:
+            compute = policy.compute_dtype
+            return compute if self.autocast and compute.startswith("float") else None
+        return policy.compute_dtype if policy.compute_dtype != policy.variable_dtype else None
 
     def _resolve_training(self, kwargs):
         """`training` as Keras 3 sets it: given here (and then for the layers called after),
@@ -194,15 +217,18 @@ class Layer:
     @property
     def _input_dtype(self):
         """The dtype floating inputs are cast to (Keras 3's `input_dtype`)."""
-        return self.dtype
+        return self.compute_dtype
 
     def _as_input(self, x):
-        """numpy data becomes a tensor; floating inputs are cast to the layer's input dtype."""
+        """numpy data becomes a tensor; floating inputs are cast to the layer's input dtype
+        (unless it was made with autocast=False)."""
         if x is None or isinstance(x, (bool, str)):
             return x
         t = x if isinstance(x, Tensor) else convert_to_tensor(x)
         dtype = self._input_dtype
-        return cast(t, dtype) if t.dtype.is_floating and t.dtype != dtype else t
+        if dtype is not None and self.autocast and t.dtype.is_floating and t.dtype != dtype:
+            return cast(t, dtype)
+        return t
 
     # -- trainable -----------------------------------------------------------------------
     @property
@@ -288,8 +314,9 @@ class Layer:
         variable = KerasVariable(
             init,
             shape,
-            dtype=dtype or self.dtype,
+            dtype=dtype or self.variable_dtype,
             trainable=trainable,
+            autocast=autocast,
             name=name,
             path=_variable_path(self, name),
         )
@@ -374,16 +401,26 @@ class Layer:
 
     @property
     def dtype_policy(self):
-        """The layer's DTypePolicy (dtype_policies.py), named after its dtype."""
-        return DTypePolicy(self.dtype)
+        """The layer's DTypePolicy (dtype_policies.py)."""
+        return self._dtype_policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        self._dtype_policy = policy_of(value)
+
+    @property
+    def dtype(self):
+        """The dtype of the layer's weights (Keras 3: an alias of `variable_dtype`)."""
+        return self._dtype_policy.variable_dtype
 
     @property
     def compute_dtype(self):
-        return self.dtype
+        """The dtype the layer computes in: its floating inputs are cast to it."""
+        return self._dtype_policy.compute_dtype
 
     @property
     def variable_dtype(self):
-        return self.dtype
+        return self._dtype_policy.variable_dtype
 
     def get_weights(self):
         """The weights' current values as numpy arrays."""

@@ -1,10 +1,12 @@
 """How Keras 3 reads the `dtype=` of a layer or a loss: as a dtype policy, named by a string
-('float32', 'float64', ...) or given as a dtype or a `DTypePolicy`; anything else is Keras'
-ValueError. A layer made without a dtype takes the global policy
+('float32', 'float64', 'mixed_float16', ...) or given as a dtype or a `DTypePolicy`; anything
+else is Keras' ValueError. A layer made without a dtype takes the global policy
 (`tf.keras.mixed_precision.set_global_policy`, 'float32' at first).
 
-minitape has no mixed precision: a policy such as 'mixed_float16' (float16 computations on
-float32 variables) is refused where it would be used, rather than computed in one dtype."""
+A policy has two dtypes: `compute_dtype`, what a layer computes in and outputs, and
+`variable_dtype`, what it keeps its weights in. They are one dtype but for 'mixed_float16'
+(float16 computations on float32 weights, base_layer.py says how a layer does it).
+'mixed_bfloat16' can be named, but no layer can use it: minitape has no bfloat16."""
 
 from .. import dtypes
 
@@ -13,41 +15,43 @@ __all__ = [
     "Policy",
     "global_policy",
     "set_global_policy",
-    "layer_dtype",
+    "policy_of",
     "policy_dtype",
 ]
 
-_MIXED = ("mixed_float16", "mixed_bfloat16")
+_MIXED = {"mixed_float16": ("float16", "float32"), "mixed_bfloat16": ("bfloat16", "float32")}
 
 
 class DTypePolicy:
     """A layer's dtypes: `compute_dtype` (its computations and outputs) and `variable_dtype`
-    (its weights), both the policy's own dtype in minitape."""
+    (its weights), as strings."""
 
     def __init__(self, name=None):
         if name is None:
             name = global_policy().name
-        if isinstance(name, DTypePolicy):
-            name = name.name
-        self._dtype = None if _is_mixed(name) else policy_dtype(name)
-        self._name = name if isinstance(name, str) else self._dtype.name
+        if not isinstance(name, str):
+            raise TypeError(
+                "'name' must be a string, such as 'mixed_float16'. "
+                f"Received: name={name} (of type {type(name)})"
+            )
+        if name in _MIXED:
+            self._compute, self._variable = _MIXED[name]
+        else:
+            self._compute = self._variable = policy_dtype(name).name
+        self._name = name
 
     name = property(lambda self: self._name)
-    compute_dtype = property(lambda self: self._dtype_name())
-    variable_dtype = property(lambda self: self._dtype_name())
+    compute_dtype = property(lambda self: self._compute)
+    variable_dtype = property(lambda self: self._variable)
 
-    def _dtype_name(self):
-        return self.dtype.name
-
-    @property
-    def dtype(self):
-        if self._dtype is None:
+    def _usable(self):
+        """This policy, if minitape can compute with it (not bfloat16)."""
+        if self._compute == "bfloat16":
             raise NotImplementedError(
-                f"minitape's Keras has no mixed precision: the policy {self._name!r} computes in "
-                "float16 or bfloat16 on float32 variables, which minitape does not. Use "
-                "'float32' (or 'float64')."
+                f"minitape has no bfloat16, so no layer can use the policy {self._name!r}: "
+                "use 'mixed_float16' (or 'float32')."
             )
-        return self._dtype
+        return self
 
     def __repr__(self):
         return f'<DTypePolicy "{self._name}">'
@@ -76,7 +80,7 @@ def global_policy():
 
 def set_global_policy(policy):
     """Make `policy` (a name or a DTypePolicy) the one of layers made from now on without a
-    `dtype`. A mixed policy is refused: minitape computes in one dtype."""
+    `dtype`."""
     if isinstance(policy, str):
         policy = DTypePolicy(policy)
     elif not isinstance(policy, DTypePolicy):
@@ -85,20 +89,18 @@ def set_global_policy(policy):
             f"'mixed_float16') or a `DTypePolicy` instance. Received: policy={policy} (of "
             f"type {type(policy)})"
         )
-    layer_dtype(policy)  # (a mixed policy: minitape's NotImplementedError, before it is used)
-    _GLOBAL[:] = [policy]
+    _GLOBAL[:] = [policy._usable()]
 
 
-def layer_dtype(dtype):
-    """The `DType` a layer computes in and keeps its weights in, for its `dtype=` argument
-    (None: the global policy's)."""
+def policy_of(dtype):
+    """The DTypePolicy of a layer given `dtype=dtype` (None: the global policy)."""
     if dtype is None:
-        return global_policy().dtype
+        return global_policy()
     if isinstance(dtype, DTypePolicy):
-        return dtype.dtype
-    if _is_mixed(dtype):
-        return DTypePolicy(dtype).dtype  # (refused, saying why)
-    return policy_dtype(dtype)
+        return dtype._usable()
+    if isinstance(dtype, str) and dtype in _MIXED:
+        return DTypePolicy(dtype)._usable()
+    return DTypePolicy(policy_dtype(dtype).name)
 
 
 def policy_dtype(dtype):
@@ -106,7 +108,9 @@ def policy_dtype(dtype):
     if dtype is None:
         return dtypes.float32
     if isinstance(dtype, DTypePolicy):
-        return dtype.dtype
+        return dtypes.as_dtype(dtype._usable().compute_dtype)
+    if isinstance(dtype, str) and dtype in _MIXED:
+        return dtypes.as_dtype(DTypePolicy(dtype)._usable().compute_dtype)
     if isinstance(dtype, str):
         try:
             return dtypes.as_dtype(dtype)

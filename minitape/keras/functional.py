@@ -10,6 +10,8 @@ in the order they were first called; its weights are theirs, in that order.
 """
 
 from .. import nest
+from ..ops import cast
+from ..tensor import is_tensor
 from . import models as _models
 from .keras_tensor import KerasTensor, nodes_between
 from .models import Model
@@ -40,6 +42,11 @@ class Functional(Model):
         self.built = True
 
     @property
+    def _input_dtype(self):
+        """None: each input is converted to its keras.Input's dtype in `call` (Keras 3)."""
+        return None
+
+    @property
     def input(self):
         return self.inputs
 
@@ -63,7 +70,7 @@ class Functional(Model):
                 f"Layer '{self.name}' expected {len(wanted)} input(s). "
                 f"Received {len(given)} instead."
             )
-        values = {id(t): v for t, v in zip(wanted, given)}
+        values = {id(t): _as_dtype(v, t.dtype) for t, v in zip(wanted, given)}
 
         def value(x):
             return values[id(x)] if isinstance(x, KerasTensor) else x
@@ -77,6 +84,13 @@ class Functional(Model):
             for t, v in zip(nest.flatten(node.outputs), nest.flatten(outputs)):
                 values[id(t)] = v
         return nest.map_structure(value, self.outputs)
+
+
+def _as_dtype(value, dtype):
+    """An input as Keras 3 takes it: converted to its keras.Input's dtype (cast if need be)."""
+    if is_tensor(value) and value.dtype != dtype:
+        return cast(value, dtype)
+    return value
 
 
 _models._FUNCTIONAL.append(Functional)

@@ -9,6 +9,7 @@ that say what they hold, and `Layer` (base_layer.py) to write your own.
 * input_layer.py: Input and InputLayer.
 """
 
+from ..nn_impl import bias_add
 from ..nn_ops import conv2d, conv2d_transpose
 from ..ops import cast, matmul, reshape
 from ..tensor import TensorShape, is_tensor
@@ -159,9 +160,9 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
-        outputs = matmul(cast(inputs, self.dtype), self.kernel)
+        outputs = matmul(cast(inputs, self.compute_dtype), self.kernel)
         if self.use_bias:
-            outputs = outputs + self.bias
+            outputs = bias_add(outputs, self.bias)  # (Keras 3 adds a bias so)
         return self.activation(outputs)
 
 
@@ -274,7 +275,7 @@ class Conv2D(Layer):
     def call(self, inputs):
         first = self.data_format == "channels_first"
         outputs = conv2d(
-            cast(inputs, self.dtype),
+            cast(inputs, self.compute_dtype),
             self.kernel,
             self.strides,
             self.padding.upper(),
@@ -282,9 +283,7 @@ class Conv2D(Layer):
             self.dilation_rate,
         )
         if self.use_bias:
-            outputs = outputs + (
-                reshape(self.bias, (1, self.filters, 1, 1)) if first else self.bias
-            )
+            outputs = bias_add(outputs, self.bias, "NCHW" if first else "NHWC")
         return self.activation(outputs)
 
 
@@ -308,14 +307,14 @@ class Conv2DTranspose(Conv2D):
         for size, k, s in zip((h, w), self.kernel_size, self.strides):
             sizes.append(size * s if self.padding == "same" else (size - 1) * s + max(k, s))
         outputs = conv2d_transpose(
-            cast(inputs, self.dtype),
+            cast(inputs, self.compute_dtype),
             self.kernel,
             (n, *sizes, self.filters),
             self.strides,
             self.padding.upper(),
         )
         if self.use_bias:
-            outputs = outputs + reshape(self.bias, (1, 1, 1, self.filters))
+            outputs = bias_add(outputs, self.bias)
         return self.activation(outputs)
 
 

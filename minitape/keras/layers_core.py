@@ -155,8 +155,8 @@ class Rescaling(Layer):
         return x if x is None or is_tensor(x) else super()._as_input(x)
 
     def call(self, inputs):
-        scale, offset = cast(self.scale, self.dtype), cast(self.offset, self.dtype)
-        return cast(inputs, self.dtype) * scale + offset
+        scale, offset = cast(self.scale, self.compute_dtype), cast(self.offset, self.compute_dtype)
+        return cast(inputs, self.compute_dtype) * scale + offset
 
 
 class Activation(Layer):
@@ -251,6 +251,7 @@ class Embedding(Layer):
         if kwargs.pop("input_length", None) is not None:
             warnings.warn("Argument `input_length` is deprecated. Just remove it.", stacklevel=2)
         super().__init__(**kwargs)
+        self.autocast = False  # (Keras 3: the indices are not cast; the output is)
         self.input_dim, self.output_dim = input_dim, output_dim
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = embeddings_regularizer
@@ -275,7 +276,7 @@ class Embedding(Layer):
         if inputs.dtype not in (int32, int64):
             inputs = cast(inputs, int32)
         inputs = where(inputs < 0, inputs + cast(self.input_dim, inputs.dtype), inputs)
-        return cast(gather(self.embeddings, inputs, axis=0), self.dtype)
+        return cast(gather(self.embeddings, inputs, axis=0), self.compute_dtype)
 
 
 class GlobalAveragePooling2D(Layer):

@@ -39,11 +39,19 @@ def _normalize(x, mean, variance, offset, scale, epsilon):
 def _gamma_and_beta(layer, shape):
     if layer.scale:
         layer.gamma = layer.add_weight(
-            shape, layer.gamma_initializer, name="gamma", regularizer=layer.gamma_regularizer
+            shape,
+            layer.gamma_initializer,
+            name="gamma",
+            regularizer=layer.gamma_regularizer,
+            autocast=False,
         )
     if layer.center:
         layer.beta = layer.add_weight(
-            shape, layer.beta_initializer, name="beta", regularizer=layer.beta_regularizer
+            shape,
+            layer.beta_initializer,
+            name="beta",
+            regularizer=layer.beta_regularizer,
+            autocast=False,
         )
 
 
@@ -117,10 +125,18 @@ class BatchNormalization(_Normalization):
         shape = (input_shape[self.axis],)
         _gamma_and_beta(self, shape)
         self.moving_mean = self.add_weight(
-            shape, self.moving_mean_initializer, name="moving_mean", trainable=False
+            shape,
+            self.moving_mean_initializer,
+            name="moving_mean",
+            trainable=False,
+            autocast=False,
         )
         self.moving_variance = self.add_weight(
-            shape, self.moving_variance_initializer, name="moving_variance", trainable=False
+            shape,
+            self.moving_variance_initializer,
+            name="moving_variance",
+            trainable=False,
+            autocast=False,
         )
         self._reduction_axes = [
             a for a in range(len(input_shape)) if a != self.axis % len(input_shape)
@@ -149,7 +165,7 @@ class BatchNormalization(_Normalization):
             gamma = None if gamma is None else reshape(gamma, shape)
             beta = None if beta is None else reshape(beta, shape)
         outputs = _normalize(inputs, mean, variance, beta, gamma, self.epsilon)
-        return cast(outputs, self.dtype)
+        return cast(outputs, self.compute_dtype)
 
 
 class LayerNormalization(_Normalization):
@@ -186,6 +202,7 @@ class LayerNormalization(_Normalization):
             gamma_regularizer,
             **kwargs,
         )
+        self.autocast = False  # (Keras 3: its inputs keep their dtype; it computes in float32)
 
     def build(self, input_shape):
         rank = len(input_shape)
@@ -216,4 +233,4 @@ class LayerNormalization(_Normalization):
         if self.beta is not None:
             res = res + cast(spread(self.beta), x.dtype)
         outputs = x * inv + res
-        return cast(cast(outputs, inputs.dtype), self.dtype)
+        return cast(cast(outputs, inputs.dtype), self.compute_dtype)

@@ -133,7 +133,7 @@ class Sequential(Model):
         self._layers.append(layer)
         shape = self._batch_input_shape or self._layers[0]._batch_input_shape
         if shape is not None:  # call the layers on a keras.Input: that builds every layer
-            x = self._input.output if self._input else KerasTensor(shape, self._layers[0].dtype)
+            x = self._input.output if self._input else KerasTensor(shape, self._layers[0].compute_dtype)
             with name_scope(self):  # (the weights' paths start with the model's name)
                 for each in self._layers:
                     x = each(x)
@@ -159,8 +159,13 @@ class Sequential(Model):
 
     @property
     def _input_dtype(self):
-        """Keras 3 casts a Sequential's input to its first layer's dtype, not the model's."""
-        return self._layers[0].dtype if self._layers else self.dtype
+        """Keras 3 casts a Sequential's input to its keras.Input's dtype; built from an
+        `input_shape`, to its first layer's compute dtype; not yet built, to its own."""
+        if self._input is not None:
+            return self._input.dtype
+        if self.built and self._layers:
+            return self._layers[0].compute_dtype
+        return self.compute_dtype
 
     def call(self, inputs, training=None):
         x = inputs

@@ -93,6 +93,11 @@ class Optimizer:
 
     lr = learning_rate
 
+    def scale_loss(self, loss):
+        """The loss a train step differentiates: this one, unchanged (a LossScaleOptimizer
+        multiplies it by its scale)."""
+        return loss
+
     @property
     def variables(self):
         """The optimizer's state: `iterations`, `learning_rate`, then the slots as they were

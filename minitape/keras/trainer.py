@@ -58,6 +58,7 @@ from . import metrics as metrics_module
 from . import optimizers as optimizers_module
 from .callbacks import CallbackList, pythonify_logs
 from .data_adapter import EpochIterator, train_validation_split, unpack_x_y_sample_weight
+from .mixed_precision import LossScaleOptimizer
 
 __all__ = ["Trainer", "TensorFlowTrainer"]
 
@@ -208,9 +209,18 @@ class Trainer:
         """Choose the optimizer (object or name: 'rmsprop', the default, 'sgd', 'adam'), the
         loss (object, function or name: 'mse', 'binary_crossentropy', ...) and metrics (names:
         'mae', 'mse'; or Metric objects). Each compile makes a new loss tracker and a new step
-        function. `jit_compile` and `auto_scale_loss` are accepted and ignored."""
+        function. A model whose policy is 'mixed_float16' gets its optimizer wrapped in a
+        LossScaleOptimizer, unless `auto_scale_loss=False`. `jit_compile` is accepted and
+        ignored."""
         self.steps_per_execution = steps_per_execution  # (steps run between callbacks)
         self.optimizer = optimizers_module.get(optimizer)
+        if (
+            auto_scale_loss
+            and self.dtype_policy.name == "mixed_float16"
+            and self.optimizer
+            and not isinstance(self.optimizer, LossScaleOptimizer)
+        ):
+            self.optimizer = LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         self._compile_loss = None if loss is None else _CompileLoss(loss, loss_weights)
         self.loss = loss
         self._compile_metrics = (
@@ -336,6 +346,8 @@ class TensorFlowTrainer(Trainer):
             )
             # every example counts once: a batch of 2 weighs half as much as one of 4
             self._loss_tracker.update_state(loss, sample_weight=shape(nest.flatten(x)[0])[0])
+            if self.optimizer is not None:
+                loss = self.optimizer.scale_loss(loss)  # (a LossScaleOptimizer's scale)
         if self.trainable_weights:
             trainable_weights = self.trainable_weights
             gradients = tape.gradient(loss, trainable_weights)

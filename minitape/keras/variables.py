@@ -9,14 +9,33 @@ watches any trainable variable it sees read, and `tape.watched_variables()` list
   `path` the layers it was made in (`'dense/kernel'`);
 * `tape.watch(layer.kernel)` is refused (TF's `ValueError`: not a tf.Tensor or tf.Variable);
   `tape.watch(layer.kernel.value)` works, and it is rarely needed: reading is watching;
-* it is unhashable and has no `ref()` (use `id()` or the `tf.Variable`'s `ref()`).
+* it is unhashable and has no `ref()` (use `id()` or the `tf.Variable`'s `ref()`);
+* inside the call of a layer whose policy is mixed ('mixed_float16'), reading a floating
+  variable reads it cast to the layer's compute dtype (float16): Keras' *autocasting*, see
+  `autocast_scope`. The cast is an op like any other, so the tape carries the gradient back
+  through it to the float32 variable, and that gradient is float32.
 """
+
+import contextlib
 
 from ..ops import add, cast, subtract
 from ..tensor import TensorShape, _TensorLike, convert_to_tensor, is_tensor
 from ..tensor import Variable as _TFVariable
 
-__all__ = ["Variable"]
+__all__ = ["Variable", "autocast_scope"]
+
+_AUTOCAST = [None]  # the dtype floating variables are read in, innermost scope last
+
+
+@contextlib.contextmanager
+def autocast_scope(dtype):
+    """Read the floating variables made with `autocast=True` as `dtype` in this block (None:
+    as they are). Layer.__call__ opens one around `call` (Keras 3's AutocastScope)."""
+    _AUTOCAST.append(dtype)
+    try:
+        yield
+    finally:
+        _AUTOCAST.pop()
 
 
 class Variable(_TensorLike):
@@ -30,16 +49,27 @@ class Variable(_TensorLike):
         "_constraint",
         "_regularizer",
         "_overwrite_with_gradient",
+        "_autocast",
     )
     __hash__ = None  # (as Keras 3's: unhashable)
 
-    def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None, path=None):
+    def __init__(
+        self,
+        initializer,
+        shape=None,
+        dtype=None,
+        trainable=True,
+        autocast=True,
+        name=None,
+        path=None,
+    ):
         value = initializer(shape, dtype) if callable(initializer) else initializer
         self._short_name = name or "variable"
         self._path = path or self._short_name
         self._variable = _TFVariable(value, trainable=trainable, name=self._path, dtype=dtype)
         self._constraint = self._regularizer = None
         self._overwrite_with_gradient = False
+        self._autocast = autocast
 
     # the tf.Variable underneath: every op and tape sees that one
     @property
@@ -47,14 +77,21 @@ class Variable(_TensorLike):
         return self._variable
 
     def _read(self):
-        return self._variable._read()
+        value = self._variable._read()
+        dtype = _AUTOCAST[-1]
+        if dtype is not None and self._autocast and value.dtype.is_floating:
+            return cast(value, dtype)
+        return value
 
     def _read_value(self):
         return self._variable._read_value()
 
     @property
     def value(self):
-        """The tf.Variable this variable holds (Keras 3's TensorFlow backend)."""
+        """The tf.Variable this variable holds (Keras 3's TensorFlow backend); inside an
+        autocast scope, its value cast to the scope's dtype."""
+        if _AUTOCAST[-1] is not None and self._autocast and self._variable.dtype.is_floating:
+            return self._read()
         return self._variable
 
     @property

@@ -5892,6 +5892,7 @@ from . import (  # noqa: E402, F401
     cases_keras_adamw_adagrad,
     cases_keras_fit,
     cases_keras_layers,
+    cases_keras_mixed_precision,
     cases_keras_more,
     cases_keras_saving,
     cases_keras_sparse,

@@ -94,19 +94,6 @@ TODO = {
         "the count, the shapes seen and the values are TF's",
         {(2,): ["(2,)", "(None,)", "(None,)", "(None,)", "(None,)"]},
     ),
-    "keras_mixed_float16_policy_on_a_dense_layer": Differs(
-        "mixed precision: under 'mixed_float16' Keras computes a layer in float16 on float32 "
-        "variables (its output float16, the loss and the gradients float32); minitape has no "
-        "mixed policies and refuses to set one, rather than compute in a single dtype",
-        {
-            (): raises(
-                "NotImplementedError",
-                "minitape's Keras has no mixed precision: the policy 'mixed_float16' computes "
-                "in float16 or bfloat16 on float32 variables, which minitape does not. Use "
-                "'float32' (or 'float64').",
-            )
-        },
-    ),
 }
 
 
