@@ -279,7 +279,7 @@ VJPS = {
         lambda g, ans, x, y: unbroadcast(-g * o.floor(x / y), y),
     ),
     o.Identity: (lambda g, ans, x: g,),
-    o.Cast: (lambda g, ans, x, dtype: cast(g, x.dtype),),
+    o.Cast: (lambda g, ans, x, dtype: cast(g, x.dtype),),  # (slices cast as slices: o.Cast.sparse)
     o.Select: (
         None,
         lambda g, ans, c, x, y: unbroadcast(where(c, g, 0), x),
@@ -603,6 +603,8 @@ BARE = {
     ),
 }
 # fmt: on
+
+o.Cast.sparse = True  # (its rule casts a gather's slices as slices, as TF's _CastGrad does)
 
 for _op, _twins in BARE.items():
     TWINS[_op, _op.vjps] = _twins  # (the op's own rules, set again later, find them here)

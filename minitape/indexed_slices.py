@@ -88,6 +88,10 @@ class IndexedSlices(SparseGradient):
         values, indices = convert_to_tensor(self._values), convert_to_tensor(self._indices)
         return apply(GatherGrad, values, indices, shape=shape, axis=0, batch_dims=0)
 
+    def _cast(self, dtype):
+        """`tf.cast` of slices: slices of the cast values (TF's cast, and so Cast's gradient)."""
+        return IndexedSlices(cast(self._values, dtype), self._indices, self._dense_shape)
+
     def _add(self, other):
         """Two paths' slices add up to their concatenation (TF's
         `AggregateIndexedSlicesGradients`: indices of two dtypes are both made int64)."""

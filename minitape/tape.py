@@ -48,10 +48,11 @@ class Op:
     or for ops with any number of inputs a single function `rule(g, ans, inputs, **attrs)`
     returning all of them. `bare` holds numpy twins of the rules, if grads.py wrote them
     (`TWINS`), for a backward sweep that nothing records (see `_backward`); other rules set
-    on the op have none.
+    on the op have none. An op whose rules take a gather's slices as they are (`sparse`: a
+    cast, which TF applies to the slices' values) is given them undensified.
     """
 
-    __slots__ = ("name", "forward", "vjps", "keeps", "check", "jvp", "bare")
+    __slots__ = ("name", "forward", "vjps", "keeps", "check", "jvp", "bare", "sparse")
 
     def __init__(self, name, forward, check=None):
         self.name = name
@@ -59,6 +60,7 @@ class Op:
         self.vjps = None  # (sets `keeps` and `bare` too)
         self.check = check  # called with the input values when forward fails: a clear error
         self.jvp = None  # a forward-mode rule of its own, if any (see forwardprop.py)
+        self.sparse = False
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
@@ -233,9 +235,8 @@ def _backward(entries, watched, targets, target_grads, keep, reads=None, on_step
             continue  # this entry does not lead to a target
         if bare and (g := _bare_step(grads, watched, op, inputs, out, attrs, g)) is None:
             continue  # (done by the shortcut, on numpy values)
-        if type(g) is not Tensor and isinstance(g, SparseGradient):  # (a gather's slices: the
-            # rules get the dense tensor they stand for)
-            g = g.__tf_tensor__()
+        if type(g) is not Tensor and isinstance(g, SparseGradient) and not op.sparse:
+            g = g.__tf_tensor__()  # (a gather's slices: the rules get the dense tensor)
         rules = op.vjps
         if type(rules) is not tuple:  # one rule gives every input's gradient at once
             rules = [_given(gx) for gx in rules(g, out, inputs, **attrs)]

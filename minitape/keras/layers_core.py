@@ -289,6 +289,9 @@ class GlobalAveragePooling2D(Layer):
 
     def call(self, inputs):
         axes = [1, 2] if self.data_format == "channels_last" else [2, 3]
+        if inputs.dtype.is_floating and inputs.dtype.size < 4:  # (Keras' mean: in float32)
+            mean = reduce_mean(cast(inputs, "float32"), axis=axes, keepdims=self.keepdims)
+            return cast(mean, inputs.dtype)
         return reduce_mean(inputs, axis=axes, keepdims=self.keepdims)
 
 

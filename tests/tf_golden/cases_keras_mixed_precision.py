@@ -215,7 +215,7 @@ def keras_mixed_layers_forward_and_gradients(tf):
         model = tf.keras.Sequential(
             [
                 tf.keras.Input((6, 6, 2)),
-                tf.keras.layers.Conv2D(3, 3, padding="same"),
+                tf.keras.layers.Conv2D(3, 3, padding="same", use_bias=False),
                 tf.keras.layers.BatchNormalization(),
                 tf.keras.layers.LeakyReLU(),
                 tf.keras.layers.MaxPooling2D(),
