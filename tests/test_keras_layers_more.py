@@ -14,7 +14,7 @@ rng = np.random.default_rng(0)
 
 def float64(layer):
     """Build `layer` in float64, so that finite differences are accurate."""
-    layer.dtype = "float64"
+    layer.dtype_policy = "float64"
     return layer
 
 

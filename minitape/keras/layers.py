@@ -11,7 +11,7 @@ that say what they hold, and `Layer` (base_layer.py) to write your own.
 
 from ..nn_impl import bias_add
 from ..nn_ops import conv2d, conv2d_transpose
-from ..ops import cast, matmul, reshape
+from ..ops import cast, matmul
 from ..tensor import TensorShape, is_tensor
 from . import activations, initializers, regularizers
 from .base_layer import Layer, _unique_name  # noqa: F401  (_unique_name: metrics, losses)

@@ -12,8 +12,8 @@ them by the same scale before its update:
 
 If any gradient is inf or NaN the step is skipped (the variables and `iterations` stay) and
 the scale is halved; after `dynamic_growth_steps` finite steps in a row it is doubled.
-(minitape has no mixed dtype policies, see dtype_policies.py: the optimizer works on float32
-or float64 models.)
+`model.compile` wraps a model's optimizer in one when the model's dtype policy is
+'mixed_float16' (dtype_policies.py), and Keras' train step scales the loss.
 """
 
 from .. import dtypes

@@ -133,7 +133,11 @@ class Sequential(Model):
         self._layers.append(layer)
         shape = self._batch_input_shape or self._layers[0]._batch_input_shape
         if shape is not None:  # call the layers on a keras.Input: that builds every layer
-            x = self._input.output if self._input else KerasTensor(shape, self._layers[0].compute_dtype)
+            x = (
+                self._input.output
+                if self._input
+                else KerasTensor(shape, self._layers[0].compute_dtype)
+            )
             with name_scope(self):  # (the weights' paths start with the model's name)
                 for each in self._layers:
                     x = each(x)

@@ -183,7 +183,7 @@ def _guide_custom_training_loop(tf, traced):
             train_step = tf.function(train_step)  # (the guide's @tf.function)
         dataset = tf.data.Dataset.from_tensor_slices((X, LABELS)).batch(4)
         losses = []
-        for epoch in range(2):
+        for _epoch in range(2):
             epoch_loss_avg = tf.keras.metrics.Mean()
             accuracy = tf.keras.metrics.SparseCategoricalAccuracy()
             for x, y in dataset:
@@ -290,3 +290,33 @@ def keras_mixed_policy_arguments(tf):
 def keras_mixed_bfloat16_policy(tf):
     policy = tf.keras.mixed_precision.Policy("mixed_bfloat16")
     return [policy.compute_dtype, policy.variable_dtype]
+
+
+@case
+def float16_sigmoid_and_its_gradient_round_as_tf_kernels(tf):
+    # (checked to the float16 tolerance, but equal to the bit: sizes with and without a tail
+    # past the kernel's packets of 8, and values where e^x overflows float16)
+    out = []
+    for n in (24, 36, 1001):
+        z = tf.constant((np.sin(np.arange(n) * 1.7) * 9).astype(np.float16))
+        dy = tf.constant((np.cos(np.arange(n) * 0.3) * 0.01).astype(np.float16))
+        with tf.GradientTape() as tape:
+            tape.watch(z)
+            y = tf.sigmoid(z)
+        out.append([y, tape.gradient(y, z, output_gradients=dy)])
+    edges = tf.constant(np.array([-20, -11, 11.1, 12, 65504, np.inf, -np.inf], np.float16))
+    return [out, tf.sigmoid(edges)]
+
+
+@case
+def float16_bias_add_gradient_adds_up_in_float32(tf):
+    x = tf.constant((np.sin(np.arange(64 * 3)) * 50).astype(np.float16).reshape(64, 3))
+    b = tf.constant(np.array([0.1, -0.2, 0.3], np.float16))
+    with tf.GradientTape() as tape:
+        tape.watch(b)
+        y = tf.nn.bias_add(x, b)
+        z = y * y
+    nchw = tf.nn.bias_add(
+        tf.reshape(x[:16], (2, 2, 4, 3)), tf.constant([1.0, 2.0], tf.float16), "NCHW"
+    )
+    return [y, tape.gradient(z, b), nchw]
