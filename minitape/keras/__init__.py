@@ -10,6 +10,8 @@
 * `optimizers`: SGD (with momentum), Adam, AdamW, Adagrad and RMSprop;
 * `activations` and `initializers` by name;
 * `utils.set_random_seed`, to make a model start from the same weights every time;
+* `mixed_precision` (and `config.set_dtype_policy`): the 'mixed_float16' policy, float16
+  layers on float32 weights, and `LossScaleOptimizer`;
 * `Variable`, Keras 3's variable, what a layer's weights are (it holds a `tf.Variable`);
 * `Model.compile` / `fit` / `evaluate` / `predict` with Keras 3's defaults (the examples
   shuffled as TF shuffles them, progress lines), `train_step` to override with a tape,
@@ -25,6 +27,7 @@ from . import (  # noqa: F401
     activations,
     backend,
     callbacks,
+    config,
     initializers,
     layers,
     losses,

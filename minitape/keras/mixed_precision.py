@@ -22,7 +22,17 @@ from ..ops import divide, equal, is_finite, reduce_all, stack
 from ..tensor import Variable
 from .dtype_policies import DTypePolicy, Policy, global_policy, set_global_policy  # noqa: F401
 
-__all__ = ["LossScaleOptimizer", "DTypePolicy", "Policy", "global_policy", "set_global_policy"]
+dtype_policy, set_dtype_policy = global_policy, set_global_policy  # (Keras 3's other names)
+
+__all__ = [
+    "LossScaleOptimizer",
+    "DTypePolicy",
+    "Policy",
+    "dtype_policy",
+    "global_policy",
+    "set_dtype_policy",
+    "set_global_policy",
+]
 
 _ARGS_OF_THE_INNER = {
     "weight_decay": None,

@@ -287,6 +287,20 @@ def keras_mixed_policy_arguments(tf):
 
 
 @case
+def keras_config_dtype_policy_names(tf):
+    config, mp = tf.keras.config, tf.keras.mixed_precision
+    first = [repr(config.dtype_policy()), config.floatx()]
+    try:
+        config.set_dtype_policy("mixed_float16")
+        mixed = [repr(mp.global_policy()), repr(mp.dtype_policy())]
+        mixed.append(tf.keras.layers.Dense(1).compute_dtype)
+        bad = attempt(config.set_dtype_policy, 3)
+    finally:
+        mp.set_dtype_policy("float32")
+    return [first, mixed, bad, repr(config.dtype_policy())]
+
+
+@case
 def keras_mixed_bfloat16_policy(tf):
     policy = tf.keras.mixed_precision.Policy("mixed_bfloat16")
     return [policy.compute_dtype, policy.variable_dtype]
@@ -320,3 +334,9 @@ def float16_bias_add_gradient_adds_up_in_float32(tf):
         tf.reshape(x[:16], (2, 2, 4, 3)), tf.constant([1.0, 2.0], tf.float16), "NCHW"
     )
     return [y, tape.gradient(z, b), nchw]
+
+
+@case
+def keras_mixed_bfloat16_layer(tf):
+    layer = tf.keras.layers.Dense(2, dtype="mixed_bfloat16")
+    return [layer.compute_dtype, layer(X).dtype]

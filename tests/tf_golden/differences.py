@@ -100,6 +100,17 @@ TODO = {
 # -- on purpose (README, "Where minitape differs from TensorFlow") -----------------------------
 # TF's behaviour is a silent wrong answer, an internal crash, or a CPU detail.
 DIFFERENT = {
+    "keras_mixed_bfloat16_layer": Differs(
+        "mixed_bfloat16: numpy has no bfloat16, so minitape refuses a layer that would compute "
+        "in it (the policy itself can be named and read, as in keras_mixed_bfloat16_policy)",
+        {
+            (): raises(
+                "NotImplementedError",
+                "minitape has no bfloat16, so no layer can use the policy 'mixed_bfloat16': "
+                "use 'mixed_float16' (or 'float32').",
+            )
+        },
+    ),
     "keras_train_csv_logger_and_tensorboard": Differs(
         "TensorBoard: Keras writes TensorBoard's event files; minitape writes none and refuses "
         "the callback when it is made, naming History and CSVLogger (the CSV file is TF's)",
