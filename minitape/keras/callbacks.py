@@ -450,8 +450,9 @@ class LambdaCallback(Callback):
 
 class ModelCheckpoint(MonitorCallback):
     """Writes the model's weights after each epoch (`save_weights_only=True`, to a name ending
-    in `.weights.h5`: minitape's own file, see saving.py), or only when `monitor` improved
-    (`save_best_only=True`). The name may hold `{epoch}` and logged values (`{loss:.2f}`).
+    in `.weights.h5`: minitape's own file, see saving.py), or every `save_freq` batches (an
+    int), or only when `monitor` improved (`save_best_only=True`). The name may hold
+    `{epoch}`, `{batch}` and logged values (`{loss:.2f}`).
     Keras can also write the whole model to a `.keras` file; minitape cannot, and says so."""
 
     def __init__(
@@ -486,14 +487,45 @@ class ModelCheckpoint(MonitorCallback):
                 ".weights.h5, or keep the best ones with "
                 "EarlyStopping(restore_best_weights=True)."
             )
-        if save_freq != "epoch":
-            raise NotImplementedError("minitape's ModelCheckpoint saves once per epoch only")
+        self.save_freq = save_freq
+        self._batches_seen_since_last_saving = 0
+        self._last_batch_seen = None
+        self._current_epoch = 0
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._current_epoch = epoch
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self._should_save_on_batch(batch):
+            self._save(self._current_epoch, batch, logs)
 
     def on_epoch_end(self, epoch, logs=None):
         if self.monitor_op is None:
             self._set_monitor_op()
+        if self.save_freq == "epoch":
+            self._save(epoch, None, logs)
+
+    def _should_save_on_batch(self, batch):
+        """Keras' count: every `save_freq` batches seen, across epochs."""
+        if self.save_freq == "epoch":
+            return False
+        if self._last_batch_seen is None or batch <= self._last_batch_seen:
+            add_batches = batch + 1  # (a new epoch: batches count from zero)
+        else:
+            add_batches = batch - self._last_batch_seen
+        self._batches_seen_since_last_saving += add_batches
+        self._last_batch_seen = batch
+        if self._batches_seen_since_last_saving >= self.save_freq:
+            self._batches_seen_since_last_saving = 0
+            return True
+        return False
+
+    def _save(self, epoch, batch, logs):
         logs = logs or {}
-        filepath = self.filepath.format(epoch=epoch + 1, **logs)
+        if batch is None or "batch" in logs:
+            filepath = self.filepath.format(epoch=epoch + 1, **logs)
+        else:
+            filepath = self.filepath.format(epoch=epoch + 1, batch=batch + 1, **logs)
         if self._should_save(epoch, logs, filepath):
             self.model.save_weights(filepath, overwrite=True)
 

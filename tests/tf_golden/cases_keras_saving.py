@@ -137,3 +137,19 @@ def keras_model_checkpoint_of_weights_each_epoch(tf):
             save_freq="often",
         ),
     ]
+
+
+@case
+def keras_model_checkpoint_every_few_batches(tf):
+    folder = tempfile.mkdtemp()
+    model = _model(tf, 0)
+    model.compile(optimizer="sgd", loss="mse")
+    x = np.linspace(-1, 1, 14, dtype=np.float32).reshape(7, 2)
+    y = x[:, :1] * 2
+    every = tf.keras.callbacks.ModelCheckpoint(
+        os.path.join(folder, "e{epoch}b{batch}.weights.h5"), save_weights_only=True, save_freq=3
+    )
+    model.fit(x, y, batch_size=2, epochs=2, verbose=0, shuffle=False, callbacks=[every])
+    reloaded = _model(tf, 4)
+    reloaded.load_weights(os.path.join(folder, "e2b2.weights.h5"))
+    return [sorted(os.listdir(folder)), reloaded.get_weights()]
