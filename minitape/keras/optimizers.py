@@ -13,6 +13,7 @@ The updates are written with minitape ops in the order Keras computes them, so t
 results are TF's. They change variables in place (`assign`, `assign_add`, `assign_sub`).
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -81,6 +82,7 @@ class Optimizer:
         self._slots = {}
         self._restore_later = {}  # (position in `variables` -> a value a checkpoint holds for it)
         self._built_with = None  # the variables of the first step (Keras 3 builds on them)
+        self._no_decay, self._no_decay_names = set(), None  # (exclude_from_weight_decay)
 
     @property
     def learning_rate(self):
@@ -157,13 +159,27 @@ class Optimizer:
         lr = self._learning_rate._read()  # read once per step, as Keras does
         if self.weight_decay is not None:  # (decoupled: w -= w * weight_decay * lr, first)
             for _, var in pairs:
-                wd, lr_var = cast(self.weight_decay, var.dtype), cast(lr, var.dtype)
-                var.assign(var - var * wd * lr_var)
+                if self._decays(var):
+                    wd, lr_var = cast(self.weight_decay, var.dtype), cast(lr, var.dtype)
+                    var.assign(var - var * wd * lr_var)
         update = self._update
         for g, var in pairs:
             update(g, var, lr)
         self.iterations.assign_add(_ONE)  # (1 as a tensor of its dtype: nothing to convert)
         return self.iterations
+
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """No weight decay for the variables of `var_list`, nor for those whose name contains
+        one of `var_names` (regular expressions: ['bias'] leaves every bias alone). Keras 3
+        says to call it before the first step, but takes it later too (its check looks for
+        an attribute it never sets), and so does minitape: the next steps follow it."""
+        self._no_decay = {as_seen_by_tapes(v)._id for v in var_list or ()}
+        self._no_decay_names = re.compile("|".join(set(var_names))) if var_names else None
+
+    def _decays(self, var):
+        if var._id in self._no_decay:
+            return False
+        return self._no_decay_names is None or self._no_decay_names.search(var.name) is None
 
     def apply(self, grads, trainable_variables=None):
         """Keras 3's other spelling of `apply_gradients`, the gradients and the variables as

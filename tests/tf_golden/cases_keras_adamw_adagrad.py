@@ -55,3 +55,21 @@ def keras_adamw_and_adagrad_by_name_train_a_dense_layer(tf):
         history = model.fit(x, y, epochs=2, batch_size=2, shuffle=False, verbose=0)
         out.append([history.history["loss"], model.get_layer("d").kernel.numpy()])
     return out
+
+
+@case(message=True)
+def keras_adamw_exclude_from_weight_decay(tf):
+    import numpy as np
+
+    tf.keras.utils.set_random_seed(0)
+    first, second = tf.keras.layers.Dense(2), tf.keras.layers.Dense(1)
+    model = tf.keras.Sequential([tf.keras.Input((3,)), first, second])
+    opt = tf.keras.optimizers.AdamW(learning_rate=0.1, weight_decay=0.5)
+    opt.exclude_from_weight_decay(var_list=[first.kernel], var_names=["bias"])
+    x = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 0.0]], np.float32)
+    for _ in range(2):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(model(x) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+    return [model.get_weights(), attempt(opt.exclude_from_weight_decay, var_names=["kernel"])]
