@@ -27,6 +27,7 @@ from ..ops import Mul, cast, clip_by_value, maximum, sqrt, square, zeros_like
 from ..tape import apply
 from ..tensor import Tensor, Variable, as_seen_by_tapes, convert_to_tensor, held_variable
 from ._config import from_config
+from .base_layer import _unique_name
 from .variables import Variable as KerasVariable
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "get"]
@@ -71,7 +72,7 @@ class Optimizer:
                 "iteration value and returns the corresponding learning rate value)."
                 f" Received instead: learning_rate={learning_rate!r}"
             )
-        self.name = name
+        self.name = name or _unique_name(type(self))  # ('adam', 'adam_1', 'rm_sprop', as Keras 3)
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.weight_decay = weight_decay
         with init_scope():
@@ -320,7 +321,7 @@ class SGD(Optimizer):
     `v = m * v - learning_rate * g; w += v`. With `nesterov=True`, the step looks ahead:
     `w += m * v - learning_rate * g` (using the new v)."""
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):
         if not isinstance(momentum, float) or not 0 <= momentum <= 1:  # (Keras: a float)
             raise ValueError(
                 f"`momentum` must be a float between [0, 1]. Received: momentum={momentum}"
@@ -368,7 +369,7 @@ class Adam(Optimizer):
         beta_2=0.999,
         epsilon=1e-7,
         amsgrad=False,
-        name="Adam",
+        name=None,
         **kwargs,
     ):
         super().__init__(learning_rate, name, **kwargs)
@@ -407,7 +408,7 @@ class RMSprop(Optimizer):
         momentum=0.0,
         epsilon=1e-7,
         centered=False,
-        name="RMSprop",
+        name=None,
         **kwargs,
     ):
         super().__init__(learning_rate, name, **kwargs)
@@ -446,7 +447,7 @@ class AdamW(Adam):
         beta_2=0.999,
         epsilon=1e-7,
         amsgrad=False,
-        name="AdamW",
+        name=None,
         **kwargs,
     ):
         super().__init__(
@@ -473,7 +474,7 @@ class Adagrad(Optimizer):
         learning_rate=0.001,
         initial_accumulator_value=0.1,
         epsilon=1e-7,
-        name="Adagrad",
+        name=None,
         **kwargs,
     ):
         super().__init__(learning_rate, name, **kwargs)

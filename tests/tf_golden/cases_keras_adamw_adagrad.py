@@ -73,3 +73,16 @@ def keras_adamw_exclude_from_weight_decay(tf):
         grads = tape.gradient(loss, model.trainable_variables)
         opt.apply_gradients(zip(grads, model.trainable_variables))
     return [model.get_weights(), attempt(opt.exclude_from_weight_decay, var_names=["kernel"])]
+
+
+@case
+def keras_optimizer_default_names(tf):
+    tf.keras.backend.clear_session()
+    opt = tf.keras.optimizers
+    made = [opt.SGD(), opt.Adam(), opt.Adam(), opt.AdamW(), opt.Adagrad(), opt.RMSprop()]
+    return [
+        [o.name for o in made],
+        opt.SGD(name="mine").name,
+        opt.get("rmsprop").name,
+        tf.keras.mixed_precision.LossScaleOptimizer(opt.SGD()).name,
+    ]
