@@ -321,9 +321,16 @@ def _conv2d(x, filters, strides, dilations, padding):
     return np.tensordot(win, filters, axes=([3, 4, 5], [2, 0, 1])).astype(x.dtype)
 
 
+def _float32_if_half(a):
+    """float16 as float32: TF's CPU kernels compute a float16 convolution in float32 and
+    round once, at the end."""
+    return a.astype(np.float32) if a.dtype == np.float16 else a
+
+
 def _conv2d_backprop_input(g, filters, input_shape, strides, dilations, padding):
     """The gradient of conv2d for its input: each output's gradient spread back over the
     window it came from, through the filter (a "transposed convolution")."""
+    dtype, g, filters = g.dtype, _float32_if_half(g), _float32_if_half(filters)
     return _spread_back(
         lambda i, j: g @ filters[i, j].T,
         filters.shape[:2],
@@ -331,7 +338,7 @@ def _conv2d_backprop_input(g, filters, input_shape, strides, dilations, padding)
         strides,
         dilations,
         padding,
-    ).astype(g.dtype)
+    ).astype(dtype)
 
 
 def _spread_back(through, kernel_size, input_shape, strides, dilations, padding):

@@ -11,7 +11,7 @@ that say what they hold, and `Layer` (base_layer.py) to write your own.
 
 from ..nn_impl import bias_add
 from ..nn_ops import conv2d, conv2d_transpose
-from ..ops import cast, matmul
+from ..ops import cast, matmul, reshape
 from ..tensor import TensorShape, is_tensor
 from . import activations, initializers, regularizers
 from .base_layer import Layer, _unique_name  # noqa: F401  (_unique_name: metrics, losses)
@@ -162,7 +162,7 @@ class Dense(Layer):
     def call(self, inputs):
         outputs = matmul(cast(inputs, self.compute_dtype), self.kernel)
         if self.use_bias:
-            outputs = bias_add(outputs, self.bias)  # (Keras 3 adds a bias so)
+            outputs = _add_bias(outputs, self.bias)
         return self.activation(outputs)
 
 
@@ -283,7 +283,7 @@ class Conv2D(Layer):
             self.dilation_rate,
         )
         if self.use_bias:
-            outputs = bias_add(outputs, self.bias, "NCHW" if first else "NHWC")
+            outputs = _add_bias(outputs, self.bias, "NCHW" if first else "NHWC")
         return self.activation(outputs)
 
 
@@ -314,8 +314,17 @@ class Conv2DTranspose(Conv2D):
             self.padding.upper(),
         )
         if self.use_bias:
-            outputs = bias_add(outputs, self.bias)
+            outputs = _add_bias(outputs, self.bias)
         return self.activation(outputs)
+
+
+def _add_bias(outputs, bias, data_format="NHWC"):
+    """Keras 3's add of a layer's bias: `tf.nn.bias_add` for a bias of several values, a plain
+    broadcast add for a bias of one (the gradients differ in float16: BiasAddGrad adds up in
+    float32, the add's gradient in float16)."""
+    if bias.shape[0] == 1:
+        return outputs + bias if data_format == "NHWC" else outputs + reshape(bias, (1, 1, 1))
+    return bias_add(outputs, bias, data_format)
 
 
 def _pair(value, what):

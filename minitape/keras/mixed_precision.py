@@ -18,6 +18,7 @@ the scale is halved; after `dynamic_growth_steps` finite steps in a row it is do
 
 from .. import dtypes
 from ..function import init_scope
+from ..indexed_slices import IndexedSlices
 from ..ops import divide, equal, is_finite, reduce_all, stack
 from ..tensor import Variable
 from .dtype_policies import DTypePolicy, Policy, global_policy, set_global_policy  # noqa: F401
@@ -117,7 +118,7 @@ class LossScaleOptimizer:
         if not self.built:
             self.build(trainable_variables)
         if bool(self.check_finite(grads)):
-            unscaled = [None if g is None else divide(g, self.dynamic_scale) for g in grads]
+            unscaled = [_unscaled(g, self.dynamic_scale) for g in grads]
             self.inner_optimizer.apply(unscaled, trainable_variables)
             if bool(equal(self.step_counter, self.dynamic_growth_steps - 1)):
                 self.step_counter.assign(0)
@@ -127,3 +128,13 @@ class LossScaleOptimizer:
         else:
             self.step_counter.assign(0)
             self.dynamic_scale.assign(self.dynamic_scale * 0.5)
+
+
+def _unscaled(g, scale):
+    """A gradient divided by the loss scale; a gather's slices stay slices (as in Keras, so
+    the inner optimizer makes its sparse update, where a row given twice counts twice)."""
+    if g is None:
+        return None
+    if isinstance(g, IndexedSlices):
+        return IndexedSlices(divide(g.values, scale), g.indices, g.dense_shape)
+    return divide(g, scale)

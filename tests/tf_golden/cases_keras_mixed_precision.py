@@ -340,3 +340,49 @@ def float16_bias_add_gradient_adds_up_in_float32(tf):
 def keras_mixed_bfloat16_layer(tf):
     layer = tf.keras.layers.Dense(2, dtype="mixed_bfloat16")
     return [layer.compute_dtype, layer(X).dtype]
+
+
+@case(rtol=1e-3)
+def keras_mixed_generator_and_text_model_steps(tf):
+    # a DCGAN-style generator (Dense, BatchNormalization, Reshape, Conv2DTranspose with tanh)
+    # and a small text classifier (Embedding, Flatten, a float32 sigmoid), two Adam steps each
+    layers = tf.keras.layers
+    tf.keras.utils.set_random_seed(8)
+    with _Mixed(tf):
+        generator = tf.keras.Sequential(
+            [
+                tf.keras.Input((4,)),
+                layers.Dense(2 * 2 * 3, use_bias=False),
+                layers.BatchNormalization(),
+                layers.LeakyReLU(),
+                layers.Reshape((2, 2, 3)),
+                layers.Conv2DTranspose(1, 3, strides=2, padding="same", activation="tanh"),
+            ]
+        )
+        text = tf.keras.Sequential(
+            [
+                tf.keras.Input((3,), dtype="int32"),
+                layers.Embedding(5, 2),
+                layers.Flatten(),
+                layers.Dense(1),
+                layers.Activation("sigmoid", dtype="float32"),
+            ]
+        )
+        noise = tf.constant(RNG.normal(size=(3, 4)).astype(np.float32))
+        bce, labels = tf.keras.losses.BinaryCrossentropy(), tf.constant([[1.0], [0.0]])
+        out = []
+        for model, x, loss_fn in [
+            (generator, noise, lambda y: tf.reduce_mean(tf.cast(y, tf.float32) ** 2)),
+            (text, TOKENS, lambda y: bce(labels, y)),
+        ]:
+            opt = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.Adam(0.01))
+            for _ in range(2):
+                with tf.GradientTape() as tape:
+                    y = model(x, training=True)
+                    loss = loss_fn(y)
+                    scaled = opt.scale_loss(loss)
+                grads = tape.gradient(scaled, model.trainable_variables)
+                opt.apply_gradients(zip(grads, model.trainable_variables))
+                out.append([_dtypes([y, loss]), y, loss, _dtypes(grads)])
+            out.append(model.get_weights())
+    return out

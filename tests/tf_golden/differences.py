@@ -100,6 +100,20 @@ TODO = {
 # -- on purpose (README, "Where minitape differs from TensorFlow") -----------------------------
 # TF's behaviour is a silent wrong answer, an internal crash, or a CPU detail.
 DIFFERENT = {
+    "keras_mixed_generator_and_text_model_steps": Differs(
+        "a float16 sum over a whole tensor (the gradient of the generator's one-value "
+        "Conv2DTranspose bias, which Keras adds with a broadcast add): TF adds it up in an "
+        "order of its own, one float16 rounding away from minitape's; Adam then moves that "
+        "bias 1.7e-3 apart after two steps. Everything else in both models is TF's",
+        {
+            (2, 6): {
+                "kind": "ndarray",
+                "dtype": "float32",
+                "shape": [1],
+                "value": [0.015134572982788086],
+            }
+        },
+    ),
     "keras_mixed_bfloat16_layer": Differs(
         "mixed_bfloat16: numpy has no bfloat16, so minitape refuses a layer that would compute "
         "in it (the policy itself can be named and read, as in keras_mixed_bfloat16_policy)",
