@@ -431,7 +431,11 @@ class Variable(_TensorLike):
         snap = _new_tensor(Tensor)  # (`_snapshot(new, self._id)`, minus a call)
         snap._value, snap._id = new, self._id
         self._snap = snap
-        return self if read_value else None
+        if not read_value:
+            return None
+        unread = _new_tensor(_UnreadVariable)  # (`_UnreadVariable(self)`, minus a call)
+        unread._of = self
+        return unread
 
     def _in_own_dtype(self, value):
         """`value` as a numpy value of this variable's dtype, or TF's error."""
@@ -466,6 +470,26 @@ class Variable(_TensorLike):
 
     def __str__(self):
         return repr(self)
+
+
+class _UnreadVariable(Variable):
+    """What `assign` returns, as TF's eager `assign` does: the variable under the name
+    'UnreadVariable'. Reading it reads the variable now; assigning it assigns the variable;
+    a tape sees the variable."""
+
+    __slots__ = ("_of",)
+
+    _snap = property(lambda self: self._of._snap)
+    _id = property(lambda self: self._of._id)
+    _trainable = property(lambda self: self._of._trainable)
+    _name = property(lambda self: "UnreadVariable")
+    name = _name
+
+    def _read(self):
+        return self._of._read()
+
+    def _set(self, value, how, read_value=True):
+        return self._of._set(value, how, read_value)
 
 
 def bool_flag(value, name):

@@ -1,5 +1,6 @@
 """Golden cases: UpSampling2D's bilinear interpolation (tf.image.resize's weights, with their
-gradient), metrics that keep their state in float64, and the repr of a scalar tensor."""
+gradient), metrics that keep their state in float64, the repr of a scalar tensor, and what a
+variable's `assign` returns."""
 
 import numpy as np
 
@@ -102,3 +103,22 @@ def keras_mixed_float16_policy_on_a_dense_layer(tf):
         ]
     finally:
         mp.set_global_policy("float32")
+
+
+@case
+def assign_returns_an_unread_variable(tf):
+    v = tf.Variable(1.0, name="v")
+    u = v.assign(2.0)
+    seen = [repr(u), u is v, isinstance(u, tf.Variable), u.name, u.trainable]
+    v.assign(5.0)  # (u reads the variable now)
+    seen += [u.numpy(), repr(u + 1), v.assign(3.0, read_value=False), repr(u.assign(7.0))]
+    with tf.GradientTape() as tape:
+        y = v.assign_add(1.0) * 3.0
+    return [
+        seen,
+        v,
+        tape.gradient(y, v),
+        [w.name for w in tape.watched_variables()],
+        repr(tf.Variable([1, 2]).assign_sub([1, 1])),
+        str(u),
+    ]
