@@ -117,7 +117,7 @@ def test_learning_rate_is_a_variable_and_can_be_set():
     w = tf.Variable(1.0)
     opt = SGD(0.1)
     opt.learning_rate = 0.5
-    assert isinstance(opt.learning_rate, tf.Variable)
+    assert isinstance(opt.learning_rate, tf.keras.Variable)  # (Keras 3's, as in TF)
     step(opt, w, 1.0)
     assert float(w) == pytest.approx(0.5)
 

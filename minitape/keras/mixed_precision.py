@@ -20,8 +20,9 @@ from .. import dtypes
 from ..function import init_scope
 from ..indexed_slices import IndexedSlices
 from ..ops import divide, equal, is_finite, reduce_all, stack
-from ..tensor import Variable
+from .base_layer import _unique_name
 from .dtype_policies import DTypePolicy, Policy, global_policy, set_global_policy  # noqa: F401
+from .variables import Variable as KerasVariable
 
 dtype_policy, set_dtype_policy = global_policy, set_global_policy  # (Keras 3's other names)
 
@@ -75,19 +76,31 @@ class LossScaleOptimizer:
         self.inner_optimizer = inner_optimizer
         self.initial_scale = initial_scale
         self.dynamic_growth_steps = dynamic_growth_steps
-        self.name = name or "loss_scale_optimizer"
+        self.name = name or _unique_name(type(self))
         self.built = False
+        with init_scope():  # (Keras 3's optimizer variables of its own, which it never uses)
+            self._own = [self._variable(0, dtypes.int64, "iteration")]
+            self._own.append(self._variable(0.0, dtypes.float32, "learning_rate"))
+
+    def _variable(self, value, dtype, name):
+        return KerasVariable(
+            value, (), dtype=dtype, trainable=False, name=name, path=f"{self.name}/{name}"
+        )
 
     def build(self, var_list):
         with init_scope():
-            self.step_counter = Variable(
-                0, trainable=False, dtype=dtypes.int64, name="step_counter"
-            )
-            self.dynamic_scale = Variable(
-                self.initial_scale, trainable=False, dtype=dtypes.float32, name="dynamic_scale"
-            )
+            self.step_counter = self._variable(0, dtypes.int64, "step_counter")
+            self.dynamic_scale = self._variable(self.initial_scale, dtypes.float32, "dynamic_scale")
+        self._own += [self.step_counter, self.dynamic_scale]
+        self.inner_optimizer._scope = f"{self.name}/"  # (its slots: 'loss_scale_optimizer/sgd/..')
         self.inner_optimizer.build(var_list)
         self.built = True
+
+    @property
+    def variables(self):
+        """Its own variables (Keras 3's: an iteration count and a learning rate it does not
+        use, then the step counter and the scale), then the inner optimizer's."""
+        return self._own + self.inner_optimizer.variables
 
     @property
     def learning_rate(self):

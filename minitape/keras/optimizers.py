@@ -75,11 +75,10 @@ class Optimizer:
         self.name = name or _unique_name(type(self))  # ('adam', 'adam_1', 'rm_sprop', as Keras 3)
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.weight_decay = weight_decay
-        with init_scope():
-            self._learning_rate = Variable(
-                learning_rate, trainable=False, dtype=dtypes.float32, name="learning_rate"
-            )
-            self.iterations = Variable(0, trainable=False, dtype=dtypes.int64, name="iteration")
+        with init_scope():  # (Keras 3 variables, named 'adam/iteration' as in Keras)
+            self._learning_rate = self._own(learning_rate, dtypes.float32, "learning_rate")
+            self.iterations = self._own(0, dtypes.int64, "iteration")
+        self._scope = ""  # (the outer optimizer's name and '/', for a wrapped one's slot paths)
         self._slots = {}
         self._restore_later = {}  # (position in `variables` -> a value a checkpoint holds for it)
         self._built_with = None  # the variables of the first step (Keras 3 builds on them)
@@ -101,27 +100,47 @@ class Optimizer:
         multiplies it by its scale)."""
         return loss
 
+    def _own(self, value, dtype, name):
+        """A Keras variable of this optimizer's, named `name`, its path 'sgd/name'."""
+        return KerasVariable(
+            value, (), dtype=dtype, trainable=False, name=name, path=f"{self.name}/{name}"
+        )
+
     @property
     def variables(self):
-        """The optimizer's state: `iterations`, `learning_rate`, then the slots as they were
-        made (what a checkpoint saves)."""
+        """The optimizer's state: `iterations`, `learning_rate`, then the slots in the order
+        `build` made them (what a checkpoint saves)."""
         return [self.iterations, self._learning_rate, *self._slots.values()]
 
-    def _slot(self, var, name, initial=0.0):
-        """This optimizer's state `name` for `var`: a variable of var's shape, `initial` (zero)
-        everywhere at first."""
-        key = (var.ref(), name)
-        if key not in self._slots:
-            with init_scope():
-                start = zeros_like(var) if initial == 0 else zeros_like(var) + initial
-                slot = self._slots[key] = Variable(
-                    start, trainable=False, name=f"{var.name.split(':')[0]}/{name}"
-                )
-            if self._restore_later:  # (a checkpoint read before this slot was made: TF
-                value = self._restore_later.pop(1 + len(self._slots), None)  # restores it now)
-                if value is not None:
-                    slot.assign(value)
-        return self._slots[key]
+    # The slots, made for every variable when the optimizer is built, in Keras 3's order:
+    # groups of kinds, each group variable by variable, each kind a tuple (the key the update
+    # code uses, Keras' name, the initial value).
+    def _slot_kinds(self):
+        return []
+
+    def _slot(self, var, name):
+        """The tf.Variable holding this optimizer's state `name` for `var` (the update code
+        assigns it as any tf.Variable)."""
+        return self._slots[(var.ref(), name)]._variable
+
+    def _make_slot(self, var, key, keras_name, initial):
+        """A slot of `var`'s shape, `initial` everywhere (zero), named as Keras names it:
+        'dense_kernel_momentum' for a Keras variable, 'w_0_momentum' for a tf.Variable 'w'."""
+        if isinstance(var, KerasVariable):
+            prefix = var.path.replace("/", "_")
+        else:
+            prefix = str(var.name).replace("/", "_").replace(":", "_")
+        name = f"{prefix}_{keras_name}"
+        tf_var = as_seen_by_tapes(var)
+        with init_scope():
+            start = zeros_like(tf_var) if initial == 0 else zeros_like(tf_var) + initial
+            slot = self._slots[(tf_var.ref(), key)] = KerasVariable(
+                start, trainable=False, name=name, path=f"{self._scope}{self.name}/{name}"
+            )
+        if self._restore_later:  # (a checkpoint read before this slot was made: TF restores
+            value = self._restore_later.pop(1 + len(self._slots), None)  # it now)
+            if value is not None:
+                slot.assign(value)
 
     def get_slot(self, var, name):
         return self._slots[(as_seen_by_tapes(var).ref(), name)]
@@ -141,6 +160,10 @@ class Optimizer:
         # (a variable's id is its own for good; a Keras 3 variable's is the tf.Variable's)
         self._built_with = {as_seen_by_tapes(v)._id for v in var_list}
         self._built_list = var_list
+        for group in self._slot_kinds():
+            for v in var_list:
+                for key, keras_name, initial in group:
+                    self._make_slot(v, key, keras_name, initial)
 
     def _check_known(self, variables):
         if self._built_with is None:
@@ -157,7 +180,7 @@ class Optimizer:
         """Update each variable from its gradient; pairs whose gradient is None are skipped
         (with a warning). Returns `iterations`, the step counter, after incrementing it."""
         pairs = self._clip(self._check_pairs(grads_and_vars))
-        lr = self._learning_rate._read()  # read once per step, as Keras does
+        lr = self._learning_rate._variable._read()  # read once per step, as Keras does
         if self.weight_decay is not None:  # (decoupled: w -= w * weight_decay * lr, first)
             for _, var in pairs:
                 if self._decays(var):
@@ -166,7 +189,7 @@ class Optimizer:
         update = self._update
         for g, var in pairs:
             update(g, var, lr)
-        self.iterations.assign_add(_ONE)  # (1 as a tensor of its dtype: nothing to convert)
+        self.iterations._variable.assign_add(_ONE)  # (1 as a tensor: nothing to convert)
         return self.iterations
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
@@ -228,6 +251,8 @@ class Optimizer:
                 )
         # (Keras names a Keras variable by its path, 'dense/kernel', a tf.Variable by its name)
         names = [var.path if isinstance(var, KerasVariable) else var.name for _, var in items]
+        if self._built_with is None:
+            self.build([var for _, var in items])  # (on the variables as given: their names)
         items = [(g, as_seen_by_tapes(var)) for g, var in items]
         self._check_known([var for _, var in items])
         pairs, missing = [], []
@@ -329,6 +354,9 @@ class SGD(Optimizer):
         super().__init__(learning_rate, name, **kwargs)
         self.momentum, self.nesterov = momentum, nesterov
 
+    def _slot_kinds(self):
+        return [[("momentum", "momentum", 0.0)]] if self.momentum != 0 else []
+
     def _update(self, g, var, lr):
         if type(g) is not Tensor:
             g = _dense(g)
@@ -375,6 +403,10 @@ class Adam(Optimizer):
         super().__init__(learning_rate, name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
 
+    def _slot_kinds(self):
+        kinds = [[("m", "momentum", 0.0), ("v", "velocity", 0.0)]]
+        return kinds + [[("vhat", "velocity_hat", 0.0)]] if self.amsgrad else kinds
+
     def _update(self, g, var, lr):
         lr = cast(lr, var.dtype)
         t = cast(self.iterations + 1, var.dtype)  # this step's number, read at run time
@@ -413,6 +445,14 @@ class RMSprop(Optimizer):
     ):
         super().__init__(learning_rate, name, **kwargs)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
+
+    def _slot_kinds(self):
+        kinds = [[("velocity", "velocity", 0.0)]]
+        if self.momentum > 0:
+            kinds.append([("momentum", "momentum", 0.0)])
+        if self.centered:
+            kinds.append([("average_gradient", "average_gradient", 0.0)])
+        return kinds
 
     def _update(self, g, var, lr):
         lr = cast(lr, var.dtype)
@@ -480,9 +520,12 @@ class Adagrad(Optimizer):
         super().__init__(learning_rate, name, **kwargs)
         self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
 
+    def _slot_kinds(self):
+        return [[("accumulator", "accumulator", self.initial_accumulator_value)]]
+
     def _update(self, g, var, lr):
         lr = cast(lr, var.dtype)
-        acc = self._slot(var, "accumulator", self.initial_accumulator_value)
+        acc = self._slot(var, "accumulator")
         acc.assign_add(_square(g))
         var.assign_sub((lr * _dense(g)) / sqrt(acc + self.epsilon))
 

@@ -194,7 +194,8 @@ class Variable(_TensorLike):
         raise TypeError("object of type 'Variable' has no len()")
 
     def __repr__(self):
-        value = str(self.numpy())
+        value = self.numpy()  # (a float scalar as the Python float it holds, as Keras 3 shows it)
+        value = str(value.item() if value.ndim == 0 and value.dtype.kind == "f" else value)
         return (
             f"<Variable path={self._path}, shape={tuple(self.shape)}, dtype={self.dtype}, "
             f"value={value}>"

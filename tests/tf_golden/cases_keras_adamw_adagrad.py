@@ -86,3 +86,32 @@ def keras_optimizer_default_names(tf):
         opt.get("rmsprop").name,
         tf.keras.mixed_precision.LossScaleOptimizer(opt.SGD()).name,
     ]
+
+
+@case
+def keras_optimizer_variables_names_and_order(tf):
+    import numpy as np
+
+    tf.keras.backend.clear_session()
+    w = tf.Variable([1.0, 2.0], name="w")
+    dense = tf.keras.layers.Dense(2, name="hid")
+    dense(np.ones((1, 3), np.float32))
+    opt = tf.keras.optimizers
+    made = [
+        opt.SGD(0.1, momentum=0.9),
+        opt.SGD(0.1),
+        opt.Adam(amsgrad=True),
+        opt.AdamW(),
+        opt.Adagrad(),
+        opt.RMSprop(centered=True, momentum=0.5),
+    ]
+    out = []
+    for o in made:
+        o.apply_gradients([(tf.constant([0.1, 0.2]), w), (tf.ones((3, 2)), dense.kernel)])
+        out.append([o.name, [v.name for v in o.variables], [v.path for v in o.variables]])
+    scaled = tf.keras.mixed_precision.LossScaleOptimizer(opt.SGD(momentum=0.5))
+    scaled.apply_gradients([(tf.constant([0.1, 0.2]), w)])
+    out.append([[v.path for v in scaled.variables], [v.numpy() for v in scaled.variables]])
+    out.append([repr(made[0].iterations), repr(made[0].learning_rate), repr(scaled.dynamic_scale)])
+    out.append([isinstance(made[0].iterations, tf.Variable), repr(made[0].variables[2])])
+    return out
