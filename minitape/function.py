@@ -345,6 +345,9 @@ class Function:
         self.python_function = python_function
         self.input_signature = input_signature
         self._reduce_retracing = bool(reduce_retracing)
+        # (Keras' fit, evaluate and predict set this: tf.data gives their steps batches of an
+        # unknown size, so one trace serves every batch size)
+        self._any_batch_size = False
         try:
             self._py_signature = inspect.signature(python_function)
         except (TypeError, ValueError):
@@ -480,6 +483,8 @@ class Function:
         if target is None:
             if self.input_signature is not None:
                 target = self._signature_type(call_type)
+            elif self._any_batch_size:
+                target = _any_batch_size(call_type)
             elif self._reduce_retracing:
                 target = call_type
                 for traced in self._types:
@@ -644,6 +649,12 @@ def _defaults_after(py_signature, input_signature):
             raise TypeError(f"input_signature missing type constraint for {param.name}")
         defaults[param.name] = param.default
     return defaults
+
+
+def _any_batch_size(function_type):
+    """`function_type` with the first size of each tensor left open (None)."""
+    dims = [d if not d else (None,) + tuple(d[1:]) for d in _tensor_dims(function_type)]
+    return _with_dims(function_type, iter(dims))
 
 
 def _with_dims(function_type, dims):

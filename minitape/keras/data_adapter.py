@@ -158,6 +158,8 @@ class _Arrays:
             )
         self.batch_size, self.shuffle = batch_size, shuffle
         self.num_batches = int(math.ceil(n / batch_size))
+        # (Keras' tf.data pipeline gives batches of an unknown size when the last is partial)
+        self.any_batch_size = n % batch_size != 0
 
     def one_pass(self):
         """The batches of one pass over the data, as tensors: in order, in the order of a
@@ -223,6 +225,8 @@ class _DatasetData:
         self.dataset, self.class_weight = dataset, class_weight
         count = int(dataset.cardinality())
         self.num_batches = count if count >= 0 else None
+        specs = nest.flatten(dataset.element_spec)  # (batch(n) without drop_remainder: None)
+        self.any_batch_size = any(spec.shape.rank and spec.shape[0] is None for spec in specs)
 
     def one_pass(self):
         """A new iterator over the dataset, made now (a reshuffling dataset draws its seeds
@@ -276,6 +280,11 @@ class EpochIterator:
     @property
     def num_batches(self):
         return self.steps_per_epoch or self._num_batches
+
+    @property
+    def any_batch_size(self):
+        """Whether the steps see batches of an unknown size (None), as tf.data gives them."""
+        return self.data.any_batch_size
 
     def reset(self):
         self._current, self._steps_seen = None, 0

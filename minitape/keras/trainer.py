@@ -378,6 +378,15 @@ class TensorFlowTrainer(Trainer):
 
         return one_step_on_data if self.run_eagerly else function(one_step_on_data)
 
+    @staticmethod
+    def _for_batches(step_function, epoch_iterator):
+        """`step_function`, told whether its batches' size is known: as Keras' tf.data
+        pipeline gives them, a step is traced for (None, ...) when the last batch is partial,
+        and that one trace serves every batch (a traced function's `_any_batch_size`)."""
+        if hasattr(step_function, "_any_batch_size"):
+            step_function._any_batch_size = epoch_iterator.any_batch_size
+        return step_function
+
     def make_train_function(self, force=False):
         if self.train_function is None or force:
             self.train_function = self._make_function(self.train_step)
@@ -429,7 +438,7 @@ class TensorFlowTrainer(Trainer):
         )
         callbacks = _callback_list(callbacks, self, verbose, epochs, epoch_iterator, fit=True)
         self.stop_training = False
-        self.make_train_function()
+        self._for_batches(self.make_train_function(), epoch_iterator)
         callbacks.on_train_begin()
         training_logs, logs = None, {}
         for epoch in range(initial_epoch, epochs):
@@ -481,7 +490,7 @@ class TensorFlowTrainer(Trainer):
             raise ValueError(f"Arguments not recognized: {kwargs}")
         epoch_iterator = EpochIterator(x, y, sample_weight, batch_size, steps)
         callbacks = _callback_list(callbacks, self, verbose, 1, epoch_iterator)
-        self.make_test_function()
+        self._for_batches(self.make_test_function(), epoch_iterator)
         self.stop_evaluating = False
         callbacks.on_test_begin()
         logs = {}
@@ -502,7 +511,7 @@ class TensorFlowTrainer(Trainer):
         structure predict_step returns, each part joined over the batches)."""
         epoch_iterator = EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps)
         callbacks = _callback_list(callbacks, self, verbose, 1, epoch_iterator)
-        self.make_predict_function()
+        self._for_batches(self.make_predict_function(), epoch_iterator)
         self.stop_predicting = False
         callbacks.on_predict_begin()
         structure, parts = None, []  # parts: for each leaf of the outputs, its batches

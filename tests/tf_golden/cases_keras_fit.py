@@ -390,3 +390,33 @@ def keras_fit_step_must_return_a_dict(tf):
         attempt(model.fit, X, Y, shuffle=False, verbose=0),
         attempt(bare.fit, X, shuffle=False, verbose=0),
     ]
+
+
+@case
+def keras_fit_step_sees_a_batch_of_any_size(tf):
+    # fit and evaluate trace their steps for the batches tf.data gives: of a known size when
+    # the data divide into whole batches, of any size (None) when the last batch is partial
+    seen = []
+
+    class Net(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            seen.append(str(x.shape))
+            return self.dense(x)
+
+    tf.keras.utils.set_random_seed(0)
+    model = Net()
+    model.compile(optimizer="sgd", loss="mse")
+    out = []
+    for run in (
+        lambda: model.fit(X[:8], Y[:8], epochs=2, batch_size=4, shuffle=False, verbose=0),
+        lambda: model.fit(X, Y, epochs=2, batch_size=4, shuffle=False, verbose=0),
+        lambda: model.evaluate(X, Y, verbose=0),
+    ):
+        seen.clear()
+        run()
+        out.append(sorted(set(seen)))
+    return out

@@ -139,10 +139,11 @@ DIFFERENT = {
     "keras_fit_trace_count_remainder_batch": Differs(
         "fit over 10 examples in batches of 4: TF's data pipeline gives the step a batch of "
         "shape (None, 3), so one trace (two when it creates variables) serves the batches of 4 "
-        "and the last one of 2; minitape's traces have concrete shapes, so the last, smaller "
-        "batch traces once more (a print in train_step runs 3 times, not 2). The losses and "
-        "the steps taken are TF's; with data that divides into whole batches the counts are "
-        "TF's too (keras_fit_trace_counts)",
+        "and the last one of 2. minitape's fit traces its step for (None, 3) too (the tracing "
+        "count and the shapes its Python sees are TF's), but its graphs have concrete shapes, "
+        "so the last, smaller batch runs the Python body once more under that trace (a print "
+        "in train_step runs 3 times, not 2). The losses and the steps taken are TF's; with "
+        "data that divides into whole batches the counts are TF's too (keras_fit_trace_counts)",
         {(0, 1): 3, (1, 1): 3},
     ),
     "gradient_output_gradients_python_list": Differs(
