@@ -25,7 +25,9 @@ from .replay import (
     _TF_NAMES,
     _WHILE,
     _UnknownShape,
+    whole,
 )
+from .tape import SparseGradient
 from .tensor import _OPEN_SHAPES, Tensor, TensorShape, Variable, _snapshot, convert_to_tensor
 
 
@@ -47,6 +49,7 @@ class Graph:
         self.nodes = []
         self.inputs, self.input_names = [], []  # slots of the tensor arguments
         self.outputs = None  # the returned structure, slots for tensors
+        self.composite_outputs = False  # it returned a gather's slices (in parts, see below)
         self._slots = {}  # id(tensor) -> slot, while tracing
         self._old_values = {}  # var id -> (var, value before the trace)
         self.python_decided = False  # Python read a traced tensor's value (value_used)
@@ -286,17 +289,28 @@ class Graph:
 
     # -- finishing -------------------------------------------------------------------------
     def set_outputs(self, result):
-        """The returned structure, its tensors (and numbers, variables) as slots."""
+        """The returned structure, its tensors (and numbers, variables) as slots; a gather's
+        slices (TF's IndexedSlices) are returned as slices: their parts' slots, made whole
+        again by `whole` on the way out."""
+
+        def parts_of(x):
+            if isinstance(x, SparseGradient):
+                self.composite_outputs = True
+                return x._parts()
+            return x
 
         def slot_of(x):
             if x is None:
                 return None
             return self._slot(x if isinstance(x, Tensor) else convert_to_tensor(x))
 
+        if any(isinstance(x, SparseGradient) for x in nest.flatten(result)):
+            result = nest.map_structure(parts_of, result)
         self.outputs = nest.map_structure(slot_of, result)
 
     def traced_outputs(self):
-        return nest.map_structure(lambda s: None if s is None else self._traced[s], self.outputs)
+        traced = nest.map_structure(lambda s: None if s is None else self._traced[s], self.outputs)
+        return whole(traced) if self.composite_outputs else traced
 
     def finish(self, undo_assignments=False):
         """End of the trace: optionally put the variables back, drop the unused ops, and

@@ -18,6 +18,7 @@ made by recorded ops from the gather's output gradient: second derivatives throu
 need nothing more.
 """
 
+import collections
 import warnings
 
 import numpy as np
@@ -88,6 +89,10 @@ class IndexedSlices(SparseGradient):
         values, indices = convert_to_tensor(self._values), convert_to_tensor(self._indices)
         return apply(GatherGrad, values, indices, shape=shape, axis=0, batch_dims=0)
 
+    def _parts(self):
+        """These slices as a nest of tensors (what a traced function returns for them)."""
+        return _Parts(self._values, self._indices, self._dense_shape)
+
     def _cast(self, dtype):
         """`tf.cast` of slices: slices of the cast values (TF's cast, and so Cast's gradient)."""
         return IndexedSlices(cast(self._values, dtype), self._indices, self._dense_shape)
@@ -100,6 +105,13 @@ class IndexedSlices(SparseGradient):
             a, b = cast(a, _dt.int64), cast(b, _dt.int64)
         values = concat([self._values, other._values], axis=0)
         return IndexedSlices(values, concat([a, b], axis=0), self._dense_shape)
+
+
+class _Parts(collections.namedtuple("_Parts", ["values", "indices", "dense_shape"])):
+    """The parts of IndexedSlices, as a traced function's outputs hold them."""
+
+    def _whole(self):
+        return IndexedSlices(*self)
 
 
 def gather_gradient(g, params_shape, indices):

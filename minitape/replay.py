@@ -519,9 +519,9 @@ class ConcreteFunction:
     def _replay_numpy(self, tensors):
         """The fast path (nothing is listening): one call of the compiled replay."""
         vals = self._replay(*[t._value for t in tensors])
-        return nest.map_structure(
-            lambda s: None if s is None else Tensor(vals[s]), self.graph.outputs
-        )
+        outputs = self.graph.outputs
+        out = nest.map_structure(lambda s: None if s is None else Tensor(vals[s]), outputs)
+        return whole(out) if self.graph.composite_outputs else out
 
     def _replay_recorded(self, tensors):
         """With a tape (or an outer trace) active: every op through `apply`, so it records."""
@@ -529,7 +529,8 @@ class ConcreteFunction:
         for slot, t in zip(self.graph.inputs, tensors):
             vals[slot] = t
         _execute(self.graph.nodes, vals)
-        return nest.map_structure(lambda s: None if s is None else vals[s], self.graph.outputs)
+        out = nest.map_structure(lambda s: None if s is None else vals[s], self.graph.outputs)
+        return whole(out) if self.graph.composite_outputs else out
 
     @property
     def structured_outputs(self):
@@ -585,3 +586,16 @@ class _UnknownShape(TensorShape):
 
 
 _UnknownShape.__name__ = _UnknownShape.__qualname__ = "TensorShape"  # (as TF names its type)
+
+
+def whole(structure):
+    """`structure` with each returned composite's parts (a namedtuple with `_whole`, such as a
+    gather's slices) made into the composite again."""
+    if hasattr(structure, "_whole"):
+        return structure._whole()
+    if isinstance(structure, dict):
+        return type(structure)((k, whole(v)) for k, v in structure.items())
+    if isinstance(structure, (list, tuple)):
+        items = [whole(x) for x in structure]
+        return type(structure)(*items) if hasattr(structure, "_fields") else type(structure)(items)
+    return structure

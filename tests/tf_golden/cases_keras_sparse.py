@@ -230,3 +230,23 @@ def sparse_forward_mode_through_gather_and_reverse_over_it(tf):
             z = tf.gather(x, [2, 2, 0]) ** 2
         jvp = inner.jvp(z)
     return [acc.jvp(y), _slices(tf, tape.gradient(jvp, x))]
+
+
+@case
+def sparse_slices_returned_by_a_traced_function(tf):
+    # a tf.function returns a gather's gradient as IndexedSlices, as it was made; Adam then
+    # updates from them sparsely (the row given twice counts twice)
+    p = tf.Variable(np.arange(8.0, dtype=np.float32).reshape(4, 2))
+
+    @tf.function
+    def f(i):
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(tf.gather(p, i) ** 2)
+        return {"g": tape.gradient(y, p), "y": y}
+
+    out = []
+    for i in ([0, 2], [1, 1]):
+        r = f(tf.constant(i))
+        out.append([type(r["g"]).__name__, r["g"].values, r["g"].indices, r["g"].dense_shape])
+    tf.keras.optimizers.Adam(0.1).apply_gradients([(f(tf.constant([1, 1]))["g"], p)])
+    return [out, p, f.experimental_get_tracing_count()]
