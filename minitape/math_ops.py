@@ -303,9 +303,10 @@ def stop_gradient(input, name=None):  # noqa: A002
 
 
 def cast(x, dtype, name=None):
-    if isinstance(x, SparseGradient):  # (a gather's slices: their values cast, as in TF)
-        return x._cast(dtype)
-    x = x if type(x) is Tensor else read(x)
+    if type(x) is not Tensor:
+        if isinstance(x, SparseGradient):  # (a gather's slices: their values cast, as in TF)
+            return x._cast(dtype)
+        x = read(x)
     npd = dtype._np if type(dtype) is _dt.DType else _dt.as_dtype(dtype)._np
     have = x._value.dtype
     if have == npd:

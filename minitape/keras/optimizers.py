@@ -185,11 +185,12 @@ class Optimizer:
             for _, var in pairs:
                 if self._decays(var):
                     wd, lr_var = cast(self.weight_decay, var.dtype), cast(lr, var.dtype)
-                    var.assign(var - var * wd * lr_var)
+                    var.assign(var - var * wd * lr_var, read_value=False)
         update = self._update
         for g, var in pairs:
             update(g, var, lr)
-        self.iterations._variable.assign_add(_ONE)  # (1 as a tensor: nothing to convert)
+        # (1 as a tensor of its dtype: nothing to convert)
+        self.iterations._variable.assign_add(_ONE, read_value=False)
         return self.iterations
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
@@ -366,16 +367,16 @@ class SGD(Optimizer):
                 # The common case: plain SGD, with the gradient, the learning rate and the
                 # variable of one float dtype. `g * lr` is then the Mul op itself, applied
                 # here without the operator's checks and conversions.
-                var.assign_sub(apply(Mul, g, lr))
+                var.assign_sub(apply(Mul, g, lr), read_value=False)
                 return
         if lr._value.dtype != var._snap._value.dtype:  # (most often it has it already)
             lr = cast(lr, var.dtype)
         if self.momentum == 0:
-            var.assign_sub(g * lr)
+            var.assign_sub(g * lr, read_value=False)
             return
         v = self._slot(var, "momentum")
-        v.assign(-g * lr + v * self.momentum)
-        var.assign_add(-g * lr + v * self.momentum if self.nesterov else v)
+        v.assign(-g * lr + v * self.momentum, read_value=False)
+        var.assign_add(-g * lr + v * self.momentum if self.nesterov else v, read_value=False)
 
 
 class Adam(Optimizer):
@@ -412,13 +413,13 @@ class Adam(Optimizer):
         t = cast(self.iterations + 1, var.dtype)  # this step's number, read at run time
         alpha = lr * sqrt(1 - self.beta_2**t) / (1 - self.beta_1**t)
         m, v = self._slot(var, "m"), self._slot(var, "v")
-        m.assign_add((_dense(g) - m) * (1 - self.beta_1))
-        v.assign_add((_square(g) - v) * (1 - self.beta_2))
+        m.assign_add((_dense(g) - m) * (1 - self.beta_1), read_value=False)
+        v.assign_add((_square(g) - v) * (1 - self.beta_2), read_value=False)
         if self.amsgrad:
             v_hat = self._slot(var, "vhat")
-            v_hat.assign(maximum(v_hat, v))
+            v_hat.assign(maximum(v_hat, v), read_value=False)
             v = v_hat
-        var.assign_sub((m * alpha) / (sqrt(v) + self.epsilon))
+        var.assign_sub((m * alpha) / (sqrt(v) + self.epsilon), read_value=False)
 
 
 class RMSprop(Optimizer):
@@ -457,21 +458,21 @@ class RMSprop(Optimizer):
     def _update(self, g, var, lr):
         lr = cast(lr, var.dtype)
         v = self._slot(var, "velocity")
-        v.assign(v * self.rho + _square(g) * (1 - self.rho))
+        v.assign(v * self.rho + _square(g) * (1 - self.rho), read_value=False)
         g = _dense(g)
         if self.centered:
             a = self._slot(var, "average_gradient")
-            a.assign(a * self.rho + g * (1 - self.rho))
+            a.assign(a * self.rho + g * (1 - self.rho), read_value=False)
             denominator = v - square(a) + self.epsilon
         else:
             denominator = v + self.epsilon
         increment = (lr * g) / sqrt(denominator)
         if self.momentum > 0:
             s = self._slot(var, "momentum")
-            s.assign(s * self.momentum + increment)
-            var.assign_sub(s)
+            s.assign(s * self.momentum + increment, read_value=False)
+            var.assign_sub(s, read_value=False)
         else:
-            var.assign_sub(increment)
+            var.assign_sub(increment, read_value=False)
 
 
 class AdamW(Adam):
@@ -526,8 +527,8 @@ class Adagrad(Optimizer):
     def _update(self, g, var, lr):
         lr = cast(lr, var.dtype)
         acc = self._slot(var, "accumulator")
-        acc.assign_add(_square(g))
-        var.assign_sub((lr * _dense(g)) / sqrt(acc + self.epsilon))
+        acc.assign_add(_square(g), read_value=False)
+        var.assign_sub((lr * _dense(g)) / sqrt(acc + self.epsilon), read_value=False)
 
 
 def _dense(g):
