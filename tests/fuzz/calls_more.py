@@ -961,7 +961,25 @@ FUNCS_MORE = {
     "keras.losses.get": (["'mse'"], {}, {0: _KERAS_IDS}),
     "keras.initializers.get": (["'zeros'"], {}, {0: _KERAS_IDS + ["np_f64", "f32_3"]}),
     "keras.activations.get": (["'relu'"], {}, {0: ["None", "'nope'", "cfg:Nope", "1.5"]}),
-    "keras.layers.Dense": (["3"], {}, {0: ["True", "False", "np_int64_scalar", "3.0"]}),
+    "keras.layers.Dense": (
+        ["3"],
+        {},
+        {
+            0: ["True", "False", "np_int64_scalar", "3.0"],
+            "dtype": ["'mixed_float32'", "'nope'", "1.5", "3", "f32_3", "'int32'"],
+        },
+    ),
+    # dtype policies (only names that fail: a valid one would change the global policy)
+    "keras.mixed_precision.Policy": (
+        ["'mixed_float16'"],
+        {},
+        {0: ["None", "1.5", "3", "True", "'mixed_float32'", "'nope'", "'float8'", "f32_3"]},
+    ),
+    "keras.mixed_precision.set_global_policy": (
+        ["'float32'"],
+        {},
+        {0: ["None", "1.5", "3", "'mixed_float32'", "'nope'", "f32_3", "[]"]},
+    ),
     # products, running sums and products, tan, add_n
     "reduce_prod": (
         ["f32_2x3"],
