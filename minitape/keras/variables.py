@@ -18,7 +18,24 @@ watches any trainable variable it sees read, and `tape.watched_variables()` list
 
 import contextlib
 
-from ..ops import add, cast, subtract
+import numpy as np
+
+from .. import dtypes
+from ..ops import (
+    add,
+    cast,
+    divide,
+    floordiv,
+    floormod,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    matmul,
+    multiply,
+    pow,
+    subtract,
+)
 from ..tensor import TensorShape, _TensorLike, convert_to_tensor, is_tensor
 from ..tensor import Variable as _TFVariable
 
@@ -169,22 +186,10 @@ class Variable(_TensorLike):
         return value
 
     def assign_add(self, value):
-        return self.assign(self._combined(add, value))
+        return self.assign(_promoted(add, self._variable, value))
 
     def assign_sub(self, value):
-        return self.assign(self._combined(subtract, value))
-
-    def _combined(self, op, value):
-        """`op(self, value)` in the dtype Keras promotes both to (a float wins over an integer,
-        the wider of two floats or two integers wins; a Python number takes the variable's)."""
-        own = self._variable.dtype
-        other = value.dtype if is_tensor(value) else own
-        wide = own
-        if other.is_floating != own.is_floating:
-            wide = own if own.is_floating else other
-        elif other.size > own.size:
-            wide = other
-        return op(cast(self._variable, wide), _as_keras_tensor(value, wide))
+        return self.assign(_promoted(subtract, self._variable, value))
 
     @property
     def ref(self):
@@ -204,6 +209,75 @@ class Variable(_TensorLike):
     __str__ = __repr__
 
 
+# -- the operators, as Keras 3's: `v * x` is keras.ops.multiply(v, x), both operands first
+# promoted to one dtype (`_result_dtype`). The reflected ones (`x * v`) are the tensor's, as
+# TF tries the tensor's operator first.
+def _promoted(op, a, b, at_least_float=False):
+    """`op(a, b)` with both cast to the dtype Keras promotes them to."""
+    a, b = _operand(a), _operand(b)
+    dtype = _result_dtype(a, b, at_least_float)
+    return op(_as_keras_tensor(a, dtype), _as_keras_tensor(b, dtype))
+
+
+def _operand(x):
+    """A Python number stays one (Keras types it weakly); anything else becomes a tensor of
+    its own dtype (a numpy float64 array stays float64)."""
+    if isinstance(x, (bool, int, float, complex)) or is_tensor(x):
+        return x
+    return convert_to_tensor(x)
+
+
+def _result_dtype(a, b, at_least_float=False):
+    """Keras 3's result_type for two operands: a Python number takes the other's dtype (a
+    float number with an integer tensor: float32); a float wins over an integer or a bool;
+    two floats, or two integers, give the wider (numpy's rule)."""
+    strong = [x.dtype for x in (a, b) if not isinstance(x, (bool, int, float, complex))]
+    weak = [type(x) for x in (a, b) if isinstance(x, (bool, int, float, complex))]
+    if len(strong) == 2 and strong[0] != strong[1]:
+        x, y = (np.dtype(d.as_numpy_dtype) for d in strong)
+        if x.kind in "biu" and y.kind in "fc":
+            dtype = dtypes.as_dtype(y)
+        elif y.kind in "biu" and x.kind in "fc":
+            dtype = dtypes.as_dtype(x)
+        else:
+            dtype = dtypes.as_dtype(np.promote_types(x, y))
+    elif strong:
+        dtype = strong[0]
+        kind = np.dtype(dtype.as_numpy_dtype).kind
+        if (float in weak and kind in "biu") or (int in weak and kind == "b"):
+            dtype = dtypes.float32 if float in weak else dtypes.int32
+    else:
+        return None  # (two Python numbers: converted as TF converts them)
+    if at_least_float and not (dtype.is_floating or dtype.is_complex):
+        return dtypes.float32
+    return dtype
+
+
+def _operator(op, at_least_float=False):
+    def operator(self, other):
+        return _promoted(op, self._read(), other, at_least_float)  # (read: autocast)
+
+    operator.__name__ = op.__name__
+    return operator
+
+
+for _name, _op, _floats in (
+    ("__add__", add, False),
+    ("__sub__", subtract, False),
+    ("__mul__", multiply, False),
+    ("__truediv__", divide, True),
+    ("__floordiv__", floordiv, False),
+    ("__mod__", floormod, False),
+    ("__pow__", pow, False),
+    ("__matmul__", matmul, False),
+    ("__lt__", less, False),
+    ("__le__", less_equal, False),
+    ("__gt__", greater, False),
+    ("__ge__", greater_equal, False),
+):
+    setattr(Variable, _name, _operator(_op, _floats))
+
+
 def _callable_or_none(attribute, example, value):
     if value is not None and not callable(value):
         raise ValueError(
@@ -215,6 +289,6 @@ def _callable_or_none(attribute, example, value):
 
 def _as_keras_tensor(value, dtype):
     """Keras' convert_to_tensor: a tensor of another dtype is cast, anything else converted."""
-    if is_tensor(value) and value.dtype != dtype:
+    if is_tensor(value) and dtype is not None and value.dtype != dtype:
         return cast(value, dtype)
     return convert_to_tensor(value, dtype=dtype)

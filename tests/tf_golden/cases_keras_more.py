@@ -122,3 +122,42 @@ def assign_returns_an_unread_variable(tf):
         repr(tf.Variable([1, 2]).assign_sub([1, 1])),
         str(u),
     ]
+
+
+@case
+def keras_variable_operators_promote_as_keras_does(tf):
+    # `v * x` with a Keras variable on the left is keras.ops.multiply: both promoted to one
+    # dtype (a tf.Tensor on the left keeps TF's operator and its dtype errors)
+    v = tf.keras.Variable([1.0, 2.0], name="k")
+    n = tf.keras.Variable([3, 4], name="n")
+    h = tf.keras.Variable([1.5, 2.5], dtype="float16", name="h")
+    b = tf.keras.Variable([True, False], name="b")
+    i, d = tf.constant([1, 2]), tf.constant([1.0, 2.0], tf.float64)
+    f16 = tf.constant([0.5, 0.25], tf.float16)
+    calls = [
+        lambda: v * i,
+        lambda: v + d,
+        lambda: v * np.array([1.0, 2.0]),
+        lambda: v * 2,
+        lambda: v / 2,
+        lambda: n / 2,
+        lambda: n / n,
+        lambda: n * 1.5,
+        lambda: n + i,
+        lambda: n + v,
+        lambda: h * v,
+        lambda: h * i,
+        lambda: h + f16,
+        lambda: n**2,
+        lambda: v < 1.5,
+        lambda: n >= i,
+        lambda: b + 1,
+        lambda: b * v,
+        lambda: n // 2,
+        lambda: n % 3,
+        lambda: v - [1, 1],
+        lambda: n * np.array([1, 2], np.int8),
+        lambda: n * np.array([1, 2], np.uint32),
+        lambda: d + v,
+    ]
+    return [attempt(call) for call in calls]
