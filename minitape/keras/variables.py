@@ -10,6 +10,8 @@ watches any trainable variable it sees read, and `tape.watched_variables()` list
 * `tape.watch(layer.kernel)` is refused (TF's `ValueError`: not a tf.Tensor or tf.Variable);
   `tape.watch(layer.kernel.value)` works, and it is rarely needed: reading is watching;
 * it is unhashable and has no `ref()` (use `id()` or the `tf.Variable`'s `ref()`);
+* `v * x` (and `+`, `-`, `/`, `<`, ...) is Keras' op: both operands are first promoted to one
+  dtype, so a float variable times an int tensor is float (`x * v` is the tensor's operator);
 * inside the call of a layer whose policy is mixed ('mixed_float16'), reading a floating
   variable reads it cast to the layer's compute dtype (float16): Keras' *autocasting*, see
   `autocast_scope`. The cast is an op like any other, so the tape carries the gradient back
