@@ -484,7 +484,7 @@ class Function:
             if self.input_signature is not None:
                 target = self._signature_type(call_type)
             elif self._any_batch_size:
-                target = _any_batch_size(call_type)
+                target = _with_any_batch_size(call_type)
             elif self._reduce_retracing:
                 target = call_type
                 for traced in self._types:
@@ -651,7 +651,7 @@ def _defaults_after(py_signature, input_signature):
     return defaults
 
 
-def _any_batch_size(function_type):
+def _with_any_batch_size(function_type):
     """`function_type` with the first size of each tensor left open (None)."""
     dims = [d if not d else (None,) + tuple(d[1:]) for d in _tensor_dims(function_type)]
     return _with_dims(function_type, iter(dims))

@@ -11,7 +11,7 @@ that say what they hold, and `Layer` (base_layer.py) to write your own.
 
 from ..nn_impl import bias_add
 from ..nn_ops import conv2d, conv2d_transpose
-from ..ops import cast, matmul, reshape
+from ..ops import cast, matmul
 from ..tensor import TensorShape, is_tensor
 from . import activations, initializers, regularizers
 from .base_layer import Layer, _unique_name  # noqa: F401  (_unique_name: metrics, losses)
@@ -323,7 +323,7 @@ def _add_bias(outputs, bias, data_format="NHWC"):
     broadcast add for a bias of one (the gradients differ in float16: BiasAddGrad adds up in
     float32, the add's gradient in float16)."""
     if bias.shape[0] == 1:
-        return outputs + bias if data_format == "NHWC" else outputs + reshape(bias, (1, 1, 1))
+        return outputs + bias  # (one value broadcasts over any layout)
     return bias_add(outputs, bias, data_format)
 
 

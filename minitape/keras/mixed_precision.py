@@ -22,7 +22,7 @@ from ..indexed_slices import IndexedSlices
 from ..ops import divide, equal, is_finite, reduce_all, stack
 from .base_layer import _unique_name
 from .dtype_policies import DTypePolicy, Policy, global_policy, set_global_policy  # noqa: F401
-from .variables import Variable as KerasVariable
+from .optimizers import _own_variable
 
 dtype_policy, set_dtype_policy = global_policy, set_global_policy  # (Keras 3's other names)
 
@@ -79,18 +79,15 @@ class LossScaleOptimizer:
         self.name = name or _unique_name(type(self))
         self.built = False
         with init_scope():  # (Keras 3's optimizer variables of its own, which it never uses)
-            self._own = [self._variable(0, dtypes.int64, "iteration")]
-            self._own.append(self._variable(0.0, dtypes.float32, "learning_rate"))
-
-    def _variable(self, value, dtype, name):
-        return KerasVariable(
-            value, (), dtype=dtype, trainable=False, name=name, path=f"{self.name}/{name}"
-        )
+            self._own = [_own_variable(self, 0, dtypes.int64, "iteration")]
+            self._own.append(_own_variable(self, 0.0, dtypes.float32, "learning_rate"))
 
     def build(self, var_list):
         with init_scope():
-            self.step_counter = self._variable(0, dtypes.int64, "step_counter")
-            self.dynamic_scale = self._variable(self.initial_scale, dtypes.float32, "dynamic_scale")
+            self.step_counter = _own_variable(self, 0, dtypes.int64, "step_counter")
+            self.dynamic_scale = _own_variable(
+                self, self.initial_scale, dtypes.float32, "dynamic_scale"
+            )
         self._own += [self.step_counter, self.dynamic_scale]
         self.inner_optimizer._scope = f"{self.name}/"  # (its slots: 'loss_scale_optimizer/sgd/..')
         self.inner_optimizer.build(var_list)

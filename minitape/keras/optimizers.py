@@ -42,6 +42,14 @@ def _short(x):
     return text if len(text) < 80 else text[:77] + "..."
 
 
+def _own_variable(optimizer, value, dtype, name):
+    """A scalar Keras variable of `optimizer`'s (non-trainable), named `name`, its path
+    'sgd/name'."""
+    return KerasVariable(
+        value, (), dtype=dtype, trainable=False, name=name, path=f"{optimizer.name}/{name}"
+    )
+
+
 class Optimizer:
     """What every optimizer shares: checking the (gradient, variable) pairs, optional
     clipping, the slots, and the step counter. A subclass writes `_update(grad, var, lr)`,
@@ -76,8 +84,10 @@ class Optimizer:
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.weight_decay = weight_decay
         with init_scope():  # (Keras 3 variables, named 'adam/iteration' as in Keras)
-            self._learning_rate = self._own(learning_rate, dtypes.float32, "learning_rate")
-            self.iterations = self._own(0, dtypes.int64, "iteration")
+            self._learning_rate = _own_variable(
+                self, learning_rate, dtypes.float32, "learning_rate"
+            )
+            self.iterations = _own_variable(self, 0, dtypes.int64, "iteration")
         self._scope = ""  # (the outer optimizer's name and '/', for a wrapped one's slot paths)
         self._slots = {}
         self._restore_later = {}  # (position in `variables` -> a value a checkpoint holds for it)
@@ -99,12 +109,6 @@ class Optimizer:
         """The loss a train step differentiates: this one, unchanged (a LossScaleOptimizer
         multiplies it by its scale)."""
         return loss
-
-    def _own(self, value, dtype, name):
-        """A Keras variable of this optimizer's, named `name`, its path 'sgd/name'."""
-        return KerasVariable(
-            value, (), dtype=dtype, trainable=False, name=name, path=f"{self.name}/{name}"
-        )
 
     @property
     def variables(self):

@@ -243,13 +243,11 @@ def _result_dtype(a, b, at_least_float=False):
             dtype = dtypes.as_dtype(x)
         else:
             dtype = dtypes.as_dtype(np.promote_types(x, y))
-    elif strong:
+    else:  # (one operand is always the variable: there is a strong dtype)
         dtype = strong[0]
         kind = np.dtype(dtype.as_numpy_dtype).kind
         if (float in weak and kind in "biu") or (int in weak and kind == "b"):
             dtype = dtypes.float32 if float in weak else dtypes.int32
-    else:
-        return None  # (two Python numbers: converted as TF converts them)
     if at_least_float and not (dtype.is_floating or dtype.is_complex):
         return dtypes.float32
     return dtype
@@ -291,6 +289,6 @@ def _callable_or_none(attribute, example, value):
 
 def _as_keras_tensor(value, dtype):
     """Keras' convert_to_tensor: a tensor of another dtype is cast, anything else converted."""
-    if is_tensor(value) and dtype is not None and value.dtype != dtype:
+    if is_tensor(value) and value.dtype != dtype:
         return cast(value, dtype)
     return convert_to_tensor(value, dtype=dtype)

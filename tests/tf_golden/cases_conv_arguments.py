@@ -7,6 +7,7 @@ derivatives, as the conv2d cases of `cases_nn.py`."""
 import numpy as np
 
 from .cases import attempt, case
+from .cases_nn import conv_derivatives
 
 
 def _det(shape, seed):
@@ -14,17 +15,8 @@ def _det(shape, seed):
 
 
 def _with_derivatives(tf, conv, xs, fs):
-    """[conv(x, f), the gradients of sum(y^2), the gradients of a sum of those]."""
-    x, f = tf.constant(_det(xs, 1)), tf.constant(_det(fs, 2))
-    with tf.GradientTape(persistent=True) as outer:
-        outer.watch([x, f])
-        with tf.GradientTape() as inner:
-            inner.watch([x, f])
-            y = conv(x, f)
-            loss = tf.reduce_sum(y * y)
-        gx, gf = inner.gradient(loss, [x, f])
-        s = tf.reduce_sum(gx * gx) + tf.reduce_sum(gf)
-    return [y, gx, gf, outer.gradient(s, [x, f])]
+    """conv_derivatives of `conv` at seeded x and f of shapes xs and fs."""
+    return conv_derivatives(tf, conv, tf.constant(_det(xs, 1)), tf.constant(_det(fs, 2)))
 
 
 @case(rtol=1e-4, atol=1e-4)

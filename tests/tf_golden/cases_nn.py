@@ -622,6 +622,19 @@ CONVS = {
 }
 
 
+def conv_derivatives(tf, conv, x, f):
+    """[conv(x, f), the gradients of sum(y^2), the gradients of a sum of those]."""
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch([x, f])
+        with tf.GradientTape() as inner:
+            inner.watch([x, f])
+            y = conv(x, f)
+            loss = tf.reduce_sum(y * y)
+        gx, gf = inner.gradient(loss, [x, f])
+        s = tf.reduce_sum(gx * gx) + tf.reduce_sum(gf)
+    return [y, gx, gf, outer.gradient(s, [x, f])]
+
+
 def _conv_case(xs, fs, strides, padding, dilations, dtype="float32"):
     def fn(tf):
         x = tf.constant(_det(xs, seed=1), getattr(tf, dtype))
@@ -630,15 +643,7 @@ def _conv_case(xs, fs, strides, padding, dilations, dtype="float32"):
         def conv(a, b):
             return tf.nn.conv2d(a, b, strides, padding, dilations=dilations)
 
-        with tf.GradientTape(persistent=True) as outer:
-            outer.watch([x, f])
-            with tf.GradientTape() as inner:
-                inner.watch([x, f])
-                y = conv(x, f)
-                loss = tf.reduce_sum(y * y)
-            gx, gf = inner.gradient(loss, [x, f])
-            s = tf.reduce_sum(gx * gx) + tf.reduce_sum(gf)
-        return [y, gx, gf, outer.gradient(s, [x, f])]
+        return conv_derivatives(tf, conv, x, f)
 
     return fn
 
